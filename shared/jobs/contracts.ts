@@ -1,0 +1,118 @@
+/**
+ * Job contracts: what travels on the queue and what comes back. Payloads stay small: file and
+ * stream jobs carry a blob reference, never bytes (BullMQ serialises a Buffer as a JSON array of
+ * numbers, ~5× larger). Results carry digests as lowercase hex; the API renders them in the
+ * caller's output format, so one result serves every response generation.
+ */
+import type { InputEncoding } from '../hashing/encoding.js';
+
+export interface BlobRef {
+  key: string;
+  size: number;
+}
+
+export interface HashJob {
+  data: string;
+  encoding: InputEncoding;
+}
+
+export interface HmacJob {
+  data: string;
+  encoding: InputEncoding;
+  key: string;
+  keyEncoding: InputEncoding;
+}
+
+export interface VerifyJob {
+  data: string;
+  encoding: InputEncoding;
+  /** The caller's hex digest; compared in constant time by the worker. */
+  expected: string;
+}
+
+export interface BatchItem {
+  id: string;
+  data: string;
+}
+
+export interface BatchJob {
+  items: BatchItem[];
+  encoding: InputEncoding;
+  parallel: boolean;
+}
+
+export interface FileJob {
+  blob: BlobRef;
+  filename: string;
+  chunkSize: number;
+}
+
+export interface StreamJob {
+  blob: BlobRef;
+  chunkSize: number;
+}
+
+export interface UrlJob {
+  url: string;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export interface JobPayloads {
+  hash: HashJob;
+  hmac: HmacJob;
+  verify: VerifyJob;
+  batch: BatchJob;
+  file: FileJob;
+  stream: StreamJob;
+  url: UrlJob;
+}
+
+export interface DigestResult {
+  /** Lowercase hex SHA-224 (or HMAC-SHA-224) digest. */
+  digest: string;
+  /** Bytes hashed. */
+  size: number;
+}
+
+export interface BatchItemResult {
+  id: string;
+  digest: string;
+  size: number;
+}
+
+export interface JobResults {
+  hash: DigestResult;
+  hmac: DigestResult;
+  verify: DigestResult & { valid: boolean };
+  batch: { results: BatchItemResult[] };
+  file: DigestResult;
+  stream: DigestResult;
+  url: DigestResult & { finalUrl: string };
+}
+
+export type JobKind = keyof JobPayloads;
+
+export const JOB_KINDS = ['hash', 'hmac', 'verify', 'batch', 'file', 'stream', 'url'] as const satisfies readonly JobKind[];
+
+/**
+ * Queues by which operators size worker pools (issue 3: one per kind of work). hmac and verify
+ * are the same cost as hash and share its queue.
+ */
+export const QUEUE_NAMES = ['hash', 'batch', 'file', 'url', 'stream'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export const QUEUE_OF_KIND: { readonly [K in JobKind]: QueueName } = {
+  hash: 'hash',
+  hmac: 'hash',
+  verify: 'hash',
+  batch: 'batch',
+  file: 'file',
+  stream: 'stream',
+  url: 'url',
+};
+
+/** Kinds whose payload references a blob that must be deleted once the job has finished. */
+export function blobOf(kind: JobKind, payload: JobPayloads[JobKind]): BlobRef | undefined {
+  return kind === 'file' || kind === 'stream' ? (payload as FileJob | StreamJob).blob : undefined;
+}
