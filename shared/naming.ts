@@ -34,3 +34,36 @@ export function wsConnectionsRedisKey(accountId: string): string {
 
 export const SOCKET_IO_REDIS_CHANNEL = `${KEY_PREFIX}-socket.io`;
 export const JOB_EVENTS_CHANNEL = `${KEY_PREFIX}:job-events`;
+
+/** BullMQ's own key prefix (its default), so operator tools that assume `bull:` find the queues. */
+export const BULL_PREFIX = 'bull';
+
+/**
+ * A key or channel of this service inside an optional namespace. Deployments (and test files)
+ * sharing one Redis pass a namespace; production leaves it undefined and keys are unchanged.
+ */
+export function namespacedRedisKey(namespace: string | undefined, key: string): string {
+  return namespace === undefined ? key : `${namespace}:${key}`;
+}
+
+/**
+ * Counters of the request limiter (issue 5). `base` is LIMITS_KEY_BASE in service; tests pass
+ * their own. `scope` keeps sandbox counts apart from production.
+ */
+export const LIMITS_KEY_BASE = `${KEY_PREFIX}:limits`;
+
+/** One fixed, clock-aligned rate window (`windowIndex` = floor(epoch ms / window ms)). */
+export function rateWindowRedisKey(
+  base: string,
+  scope: string,
+  bucket: string,
+  accountId: string,
+  windowIndex: number,
+): string {
+  return `${base}:${scope}:rate:${bucket}:${accountId}:${windowIndex}`;
+}
+
+/** An account's request count for one UTC day ('YYYY-MM-DD'). */
+export function quotaDayRedisKey(base: string, scope: string, accountId: string, day: string): string {
+  return `${base}:${scope}:day:${accountId}:${day}`;
+}

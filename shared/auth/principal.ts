@@ -27,3 +27,19 @@ export const KEY_TYPE_PERMISSIONS: { readonly [T in KeyType]: readonly Permissio
   read_only: ['read', 'jobs'],
   client: ['hash', 'verify'],
 };
+
+/**
+ * Token permission names (SPEC "Authentication" rule 7 shows hash:create and hash:verify; the
+ * other two are this service's, docs/decisions.md).
+ */
+export const PERMISSION_CLAIMS: { readonly [P in Permission]: string } = {
+  hash: 'hash:create',
+  verify: 'hash:verify',
+  read: 'usage:read',
+  jobs: 'jobs:read',
+};
+
+export function principalCan(principal: Principal, permission: Permission): boolean {
+  if (principal.permissions) return principal.permissions.includes(PERMISSION_CLAIMS[permission]);
+  return KEY_TYPE_PERMISSIONS[principal.keyType].includes(permission);
+}

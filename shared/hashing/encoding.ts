@@ -49,3 +49,11 @@ export function encodeDigest(digest: Uint8Array, format: OutputFormat): string {
   const buf = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
   return format === 'hex' ? buf.toString('hex') : buf.toString('base64');
 }
+
+/** Check that `data` decodes under `encoding` without allocating the bytes (before enqueueing). */
+export function assertDecodable(data: string, encoding: InputEncoding, field = 'data'): void {
+  if (encoding === 'hex' && !HEX.test(data)) throw invalidInput(field, `${field} is not valid hex (even number of 0-9a-f characters)`);
+  if (encoding === 'base64' && !BASE64.test(data) && !(BASE64URL.test(data) && data.length % 4 !== 1)) {
+    throw invalidInput(field, `${field} is not valid base64`);
+  }
+}

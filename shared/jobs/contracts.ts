@@ -4,7 +4,7 @@
  * numbers, ~5× larger). Results carry digests as lowercase hex; the API renders them in the
  * caller's output format, so one result serves every response generation.
  */
-import type { InputEncoding } from '../hashing/encoding.js';
+import type { InputEncoding, OutputFormat } from '../hashing/encoding.js';
 
 export interface BlobRef {
   key: string;
@@ -35,21 +35,28 @@ export interface BatchItem {
   data: string;
 }
 
+/**
+ * Batch, file and stream jobs may run asynchronously (issue 3 §6); `output` rides along so the
+ * API can render a finished job's body exactly as the synchronous call would have. Workers ignore it.
+ */
 export interface BatchJob {
   items: BatchItem[];
   encoding: InputEncoding;
   parallel: boolean;
+  output: OutputFormat;
 }
 
 export interface FileJob {
   blob: BlobRef;
   filename: string;
   chunkSize: number;
+  output: OutputFormat;
 }
 
 export interface StreamJob {
   blob: BlobRef;
   chunkSize: number;
+  output: OutputFormat;
 }
 
 export interface UrlJob {

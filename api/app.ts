@@ -1,0 +1,89 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type RequestHandler } from 'express';
+import type { ApiDeps } from './deps.js';
+import { renderV2Error } from './http/envelopes.js';
+import { errorHandler, notFound } from './http/error-handler.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { requestId } from './middleware/request-id.js';
+import { requestLog } from './middleware/request-log.js';
+import { createV2Router } from './v2/router.js';
+import './http/context.js';
+
+export interface AppOptions {
+  /** Extra routers mounted before the catch-all (v1, realtime), each owning its prefix. */
+  mounts?: Array<{ prefix: string; router: RequestHandler }>;
+  /** Middleware run on every /v1 and /v2 request after authentication (rate limits). */
+  extraGuards?: RequestHandler[];
+  /** Readiness checks beyond store, queue and blob store. */
+  readiness?: Array<() => Promise<void>>;
+}
+
+const SDK_BUNDLE = path.join(import.meta.dirname, '..', 'shared', 'sdk', 'dist', 'sha224.min.js');
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** Builds the Express app; listening is separate so tests drive it in process. */
+export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', parseTrustProxy(deps.config.TRUST_PROXY));
+  app.set('etag', false);
+  app.use(requestId());
+  app.use(requestLog(deps.logger));
+
+  // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Array<[string, () => Promise<void>]> = [
+      ['store', () => deps.store.ping()],
+      ['queue', () => deps.queue.ping()],
+      ['blobs', () => deps.blobs.ping()],
+      ...(options.readiness ?? []).map((check, i): [string, () => Promise<void>] => [`check${i}`, check]),
+    ];
+    const results = await Promise.all(checks.map(async ([name, check]) => [name, await withTimeout(check(), 2000).then(() => 'ok', () => 'failed')] as const));
+    const ready = results.every(([, state]) => state === 'ok');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
+  });
+  const openapi = buildOpenApiDocument();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  if (existsSync(SDK_BUNDLE)) {
+    const bundle = readFileSync(SDK_BUNDLE);
+    app.get('/sdk/sha224.min.js', (_req, res) => {
+      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.send(bundle);
+    });
+  }
+
+  app.use('/v2', createV2Router(deps, { extraGuards: options.extraGuards }));
+  for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
+  app.use(notFound(renderV2Error));
+  app.use(errorHandler({ render: renderV2Error, logger: deps.logger }));
+  return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

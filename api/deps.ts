@@ -1,0 +1,26 @@
+import type { Authenticator } from '../shared/auth/authenticator.js';
+import type { Principal } from '../shared/auth/principal.js';
+import type { BlobStore } from '../shared/blob/types.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/log.js';
+import type { JobQueue } from '../shared/queue/types.js';
+import type { AccountStore } from '../shared/store/types.js';
+import type { JobExecutor } from './jobs/executor.js';
+
+/** Upload endpoints whose size limits differ (SPEC "Limits"). */
+export type UploadEndpoint = 'v1-file' | 'v2-file' | 'v2-stream' | 'url';
+
+/** Everything an API node needs, built once by the composition root (deploy/embedded.ts, api/main.ts). */
+export interface ApiDeps {
+  config: Config;
+  logger: Logger;
+  store: AccountStore;
+  queue: JobQueue;
+  blobs: BlobStore;
+  authenticator: Authenticator;
+  executor: JobExecutor;
+  /** Bytes an upload may have for this principal at this endpoint (plan limits, issue 5). */
+  maxUploadBytes: (principal: Principal, endpoint: UploadEndpoint) => number;
+  /** Preflight helper: does any active client key allow this Origin host? */
+  anyClientKeyAllows: (host: string) => Promise<boolean>;
+}

@@ -1,0 +1,30 @@
+import type { Principal } from '../../shared/auth/principal.js';
+import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
+import { computeMemoryJob, isMemoryKind, type MemoryKind } from '../../shared/jobs/compute.js';
+import type { JobQueue } from '../../shared/queue/types.js';
+
+export interface ExecutorOptions {
+  queue: JobQueue;
+  /** INLINE_MAX_BYTES: hashing 64 B costs ~1.5 µs, a queue round trip ~0.65–15 ms (issue 3 §3). */
+  inlineMaxBytes: number;
+  syncTimeoutMs: number;
+}
+
+/**
+ * Runs a request's job and waits for its result. Small in-memory jobs are computed on this node
+ * with the same core the workers run; everything else goes through the queue.
+ */
+export class JobExecutor {
+  constructor(private readonly options: ExecutorOptions) {}
+
+  async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number): Promise<JobResults[K]> {
+    if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
+      return computeMemoryJob(kind as MemoryKind, payload as JobPayloads[MemoryKind]) as JobResults[K];
+    }
+    return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: this.options.syncTimeoutMs });
+  }
+
+  submit<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, idempotencyKey?: string): Promise<{ id: string; created: boolean }> {
+    return this.options.queue.submit(kind, payload, { accountId: principal.accountId, idempotencyKey });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * v2 response bodies (SPEC "Hash result, v2", "Verification result"). One function per shape;
+ * synchronous responses and finished async jobs (GET /v2/jobs/{id}) render through the same ones.
+ */
+import type { OutputFormat } from '../../shared/hashing/encoding.js';
+import { encodeDigest } from '../../shared/hashing/encoding.js';
+import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
+import type { JobRecord } from '../../shared/queue/types.js';
+import { isoMillis } from '../../shared/time.js';
+
+export interface Timing {
+  finishedAt: Date;
+  processingMs: number;
+}
+
+export function timingSince(startedMs: number): Timing {
+  return { finishedAt: new Date(), processingMs: Math.round(performance.now() - startedMs) };
+}
+
+/** `binary` is returned base64-encoded, and `encoding` says how the string is encoded. */
+function encoded(digestHex: string, output: OutputFormat): { hash: string; encoding: string } {
+  if (output === 'hex') return { hash: digestHex, encoding: 'hex' };
+  return { hash: encodeDigest(Buffer.from(digestHex, 'hex'), output), encoding: 'base64' };
+}
+
+function stamp(t: Timing): { timestamp: string; processing_time_ms: number } {
+  return { timestamp: isoMillis(t.finishedAt), processing_time_ms: t.processingMs };
+}
+
+export function hashBody(result: JobResults['hash'], output: OutputFormat, t: Timing) {
+  return { success: true as const, ...encoded(result.digest, output), algorithm: 'SHA-224' as const, ...stamp(t) };
+}
+
+export function verifyBody(result: JobResults['verify'], providedHash: string) {
+  return {
+    success: true as const,
+    valid: result.valid,
+    message: result.valid ? 'Hash matches the data' : 'Hash does not match the data',
+    expected_hash: result.digest,
+    provided_hash: providedHash,
+  };
+}
+
+export function hmacBody(result: JobResults['hmac'], output: OutputFormat, t: Timing) {
+  const { hash, encoding } = encoded(result.digest, output);
+  return { success: true as const, hmac: hash, algorithm: 'HMAC-SHA-224' as const, encoding, ...stamp(t) };
+}
+
+export function batchBody(result: JobResults['batch'], output: OutputFormat, t: Timing) {
+  const results = result.results.map((item) => ({ id: item.id, hash: encoded(item.digest, output).hash }));
+  return { success: true as const, results, count: results.length, algorithm: 'SHA-224' as const, encoding: encoded('', output).encoding, ...stamp(t) };
+}
+
+export function fileBody(result: JobResults['file'], payload: JobPayloads['file'], t: Timing) {
+  return {
+    success: true as const,
+    ...encoded(result.digest, payload.output),
+    algorithm: 'SHA-224' as const,
+    encoding: encoded('', payload.output).encoding,
+    filename: payload.filename,
+    size: result.size,
+    chunk_size: payload.chunkSize,
+    ...stamp(t),
+  };
+}
+
+export function streamBody(result: JobResults['stream'], payload: JobPayloads['stream'], t: Timing) {
+  return { success: true as const, ...encoded(result.digest, payload.output), algorithm: 'SHA-224' as const, size: result.size, chunk_size: payload.chunkSize, ...stamp(t) };
+}
+
+/** The body the synchronous call would have returned, for a finished async job. */
+export function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined {
+  if (record.state !== 'completed' || record.result === undefined || record.finishedAt === undefined) return undefined;
+  const t: Timing = { finishedAt: new Date(record.finishedAt), processingMs: record.finishedAt - record.createdAt };
+  const kind: JobKind = record.kind;
+  switch (kind) {
+    case 'batch':
+      return batchBody(record.result as JobResults['batch'], (record.payload as JobPayloads['batch']).output, t);
+    case 'file':
+      return fileBody(record.result as JobResults['file'], record.payload as JobPayloads['file'], t);
+    case 'stream':
+      return streamBody(record.result as JobResults['stream'], record.payload as JobPayloads['stream'], t);
+    default:
+      return { success: true, digest: (record.result as { digest: string }).digest, timestamp: isoMillis(t.finishedAt) };
+  }
+}

@@ -1,0 +1,146 @@
+import { Router, type RequestHandler } from 'express';
+import type { Principal } from '../../shared/auth/principal.js';
+import { ServiceError } from '../../shared/errors.js';
+import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
+import type { JobKind, JobPayloads } from '../../shared/jobs/contracts.js';
+import { uploadBlobKey } from '../../shared/naming.js';
+import type { ApiDeps } from '../deps.js';
+import { renderV2Error } from '../http/envelopes.js';
+import { errorHandler, notFound } from '../http/error-handler.js';
+import { guardFactory, idempotencyKeyOf, jsonBody, methodNotAllowed, principalOf } from '../http/guards.js';
+import { parseWith } from '../http/validate.js';
+import { corsPreflight } from '../middleware/cors.js';
+import { receiveMultipartFile } from '../uploads/multipart.js';
+import { receiveRawBody } from '../uploads/raw-body.js';
+import { AsyncQuery, BatchRequest, FileFields, HashRequest, HmacRequest, StreamQuery, VerifyRequest } from '../schemas/v2.js';
+import { batchBody, fileBody, finishedJobBody, hashBody, hmacBody, streamBody, timingSince, verifyBody } from './render.js';
+
+/** The /v2 generation (SPEC "v2"). */
+export function createV2Router(deps: ApiDeps, options: { extraGuards?: RequestHandler[] } = {}): Router {
+  const router = Router();
+  const guard = guardFactory(deps, 'v2', options.extraGuards);
+  const json = jsonBody(deps.config.MAX_JSON_BYTES);
+  const { executor, blobs } = deps;
+
+  router.use(corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }));
+
+  router.post('/hash', ...guard('hash'), json, async (req, res) => {
+    const body = parseWith(HashRequest, req.body);
+    const started = performance.now();
+    assertDecodable(body.data, body.encoding);
+    const result = await executor.run('hash', { data: body.data, encoding: body.encoding }, principalOf(res), decodedLength(body.data, body.encoding));
+    res.json(hashBody(result, body.output, timingSince(started)));
+  });
+
+  router.post('/verify', ...guard('verify'), json, async (req, res) => {
+    const body = parseWith(VerifyRequest, req.body);
+    assertDecodable(body.data, body.encoding);
+    const payload = { data: body.data, encoding: body.encoding, expected: body.hash };
+    const result = await executor.run('verify', payload, principalOf(res), decodedLength(body.data, body.encoding));
+    res.json(verifyBody(result, body.hash));
+  });
+
+  router.post('/hmac', ...guard('hash'), json, async (req, res) => {
+    const body = parseWith(HmacRequest, req.body);
+    const started = performance.now();
+    assertDecodable(body.data, body.encoding);
+    assertDecodable(body.key, body.key_encoding, 'key');
+    const payload = { data: body.data, encoding: body.encoding, key: body.key, keyEncoding: body.key_encoding };
+    const bytes = decodedLength(body.data, body.encoding) + decodedLength(body.key, body.key_encoding);
+    const result = await executor.run('hmac', payload, principalOf(res), bytes);
+    res.json(hmacBody(result, body.output, timingSince(started)));
+  });
+
+  router.post('/batch', ...guard('hash'), json, async (req, res) => {
+    const query = parseWith(AsyncQuery, req.query);
+    const body = parseWith(BatchRequest, req.body);
+    const started = performance.now();
+    let bytes = 0;
+    body.items.forEach((item, index) => {
+      assertDecodable(item.data, body.encoding, `items[${index}].data`);
+      bytes += decodedLength(item.data, body.encoding);
+    });
+    const payload = { items: body.items, encoding: body.encoding, parallel: body.parallel, output: body.output };
+    const principal = principalOf(res);
+    if (query.async) return accepted(res, await executor.submit('batch', payload, principal, idempotencyKeyOf(req)));
+    const result = await executor.run('batch', payload, principal, bytes);
+    res.json(batchBody(result, body.output, timingSince(started)));
+  });
+
+  router.post('/file', ...guard('hash'), async (req, res) => {
+    const query = parseWith(AsyncQuery, req.query);
+    const idempotencyKey = idempotencyKeyOf(req);
+    const principal = principalOf(res);
+    const started = performance.now();
+    const upload = await receiveMultipartFile(req, { blobs, key: uploadBlobKey(principal.accountId), maxBytes: deps.maxUploadBytes(principal, 'v2-file') });
+    const fields = await withBlobCleanup(deps, upload.blob.key, () => parseWith(FileFields, upload.fields));
+    const payload: JobPayloads['file'] = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: fields.output };
+    if (query.async) return accepted(res, await submitUpload(deps, 'file', payload, principal, idempotencyKey));
+    const result = await executor.run('file', payload, principal);
+    res.json(fileBody(result, payload, timingSince(started)));
+  });
+
+  router.post('/stream', ...guard('hash'), async (req, res) => {
+    const query = parseWith(StreamQuery, req.query);
+    const idempotencyKey = idempotencyKeyOf(req);
+    const principal = principalOf(res);
+    const started = performance.now();
+    const blob = await receiveRawBody(req, { blobs, key: uploadBlobKey(principal.accountId), maxBytes: deps.maxUploadBytes(principal, 'v2-stream') });
+    const payload: JobPayloads['stream'] = { blob, chunkSize: query.chunk_size, output: query.output };
+    if (query.async) return accepted(res, await submitUpload(deps, 'stream', payload, principal, idempotencyKey));
+    const result = await executor.run('stream', payload, principal);
+    res.json(streamBody(result, payload, timingSince(started)));
+  });
+
+  router.get('/jobs/:id', ...guard('jobs'), async (req, res) => {
+    const record = await deps.queue.get(String(req.params.id));
+    // Another account's job is reported as absent, so ids cannot be probed.
+    if (!record || record.accountId !== principalOf(res).accountId) throw new ServiceError('NOT_FOUND', { details: 'no such job' });
+    const base = { job_id: record.id, status: record.state };
+    if (record.state === 'failed') {
+      const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' };
+      res.json({ success: false, ...base, error: { code: error.code, message: error.message, details: error.details ?? '' } });
+      return;
+    }
+    res.json({ ...(finishedJobBody(record) ?? { success: true }), ...base });
+  });
+
+  for (const [path, methods] of [['/hash', ['POST']], ['/verify', ['POST']], ['/hmac', ['POST']], ['/batch', ['POST']], ['/file', ['POST']], ['/stream', ['POST']], ['/jobs/:id', ['GET']]] as const) {
+    router.all(path, methodNotAllowed(methods));
+  }
+  router.use(notFound(renderV2Error));
+  router.use(errorHandler({ render: renderV2Error, logger: deps.logger }));
+  return router;
+}
+
+type Res = Parameters<RequestHandler>[1];
+
+function accepted(res: Res, job: { id: string; created: boolean }): void {
+  const statusUrl = `/v2/jobs/${job.id}`;
+  res.setHeader('Location', statusUrl);
+  if (!job.created) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(202).json({ success: true, job_id: job.id, status: 'queued', status_url: statusUrl });
+}
+
+/** An upload whose request then fails validation leaves no blob behind. */
+async function withBlobCleanup<T>(deps: ApiDeps, key: string, fn: () => T): Promise<T> {
+  try {
+    return fn();
+  } catch (err) {
+    await deps.blobs.delete(key);
+    throw err;
+  }
+}
+
+/** An idempotent replay reuses the first job; the bytes uploaded again are not needed. */
+async function submitUpload<K extends Extract<JobKind, 'file' | 'stream'>>(
+  deps: ApiDeps,
+  kind: K,
+  payload: JobPayloads[K],
+  principal: Principal,
+  idempotencyKey: string | undefined,
+): Promise<{ id: string; created: boolean }> {
+  const job = await deps.executor.submit(kind, payload, principal, idempotencyKey);
+  if (!job.created) await deps.blobs.delete(payload.blob.key);
+  return job;
+}

@@ -1,0 +1,9 @@
+import type { Principal } from './principal.js';
+
+/** Where a credential came from (SPEC "Authentication": accepted forms differ per generation). */
+export type CredentialSource = 'x-api-key' | 'query' | 'bearer';
+
+/** Turns a presented credential into a Principal, or throws UNAUTHORIZED / EXPIRED_KEY. */
+export interface Authenticator {
+  authenticate(credential: string, source: CredentialSource): Promise<Principal>;
+}

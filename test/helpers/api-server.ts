@@ -1,0 +1,86 @@
+/**
+ * An embedded-mode API in this test process on a random loopback port: real HTTP, real store
+ * (SQLite or PostgreSQL), the in-process queue and the real job handlers.
+ */
+import { Writable } from 'node:stream';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { composeApi } from '../../api/compose.js';
+import { startServer } from '../../api/server.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { blobRetentionMs, openBlobStore, retentionMs } from '../../shared/infra.js';
+import { createApiKey } from '../../shared/keys/api-keys.js';
+import { createLogger } from '../../shared/log.js';
+import { InProcessQueue } from '../../shared/queue/in-process.js';
+import { createStore } from '../../shared/store/kysely-store.js';
+import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
+import { createJobHandlers } from '../../workers/registry.js';
+import { createTestDatabase, type EngineName } from '../store/engines.js';
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  store: AccountStore;
+  accountId: string;
+  keys: Record<KeyType, string>;
+  /** Every log line written so far. */
+  logs: () => string;
+  newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date; allowedDomains?: string[] }): Promise<{ secret: string; id: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { engine?: EngineName; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-api-'));
+  const db = await createTestDatabase(options.engine ?? 'sqlite');
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env, ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}) });
+  let logText = '';
+  const logger = createLogger('info', new Writable({ write(chunk: Buffer, _e, done) { logText += chunk.toString(); done(); } }));
+  const store = await createStore(db.name === 'sqlite' ? { sqlitePath: path.join(dataDir, 'sha224d.sqlite') } : db.options);
+  const blobs = openBlobStore(config);
+  const queue = new InProcessQueue({
+    handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
+    blobs, logger, concurrency: 4, retentionMs: retentionMs(config), blobRetentionMs: blobRetentionMs(config),
+  });
+  const { app } = composeApi({ config, logger, store, queue, blobs });
+  const server = await startServer(app, { port: 0, host: '127.0.0.1', logger });
+
+  const account = await store.createAccount({ name: 'test', plan: 'enterprise' });
+  const keys = {} as Record<KeyType, string>;
+  for (const type of ['production', 'development', 'read_only', 'client'] as const) {
+    const { secret } = await createApiKey(store, { accountId: account.id, type, description: `${type} key`, allowedDomains: type === 'client' ? ['app.example.com', '*.example.org'] : [] });
+    keys[type] = secret;
+  }
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    config,
+    store,
+    accountId: account.id,
+    keys,
+    logs: () => logText,
+    async newKey({ type = 'production', plan, expiresAt, allowedDomains }) {
+      const accountId = plan ? (await store.createAccount({ name: `acct-${plan}`, plan })).id : account.id;
+      const { secret, record } = await createApiKey(store, { accountId, type, description: 'extra', expiresAt, allowedDomains });
+      return { secret, id: record.id, accountId };
+    },
+    async close() {
+      await server.close(1000);
+      await queue.close();
+      await store.close();
+      await db.cleanup();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST JSON and return status, headers and parsed body. */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+export async function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, { headers });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
