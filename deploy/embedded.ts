@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   const store = await openAccountStore(config);
-  const blobs = openBlobStore(config);
+  const blobs = await openBlobStore(config);
   await blobs.ping();
   const queue = new InProcessQueue({
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),

@@ -21,6 +21,8 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   /** Set → distributed mode: BullMQ queues and Redis-backed limits. */
   REDIS_URL: z.string().optional(),
+  /** Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),

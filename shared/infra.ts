@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { LocalDiskBlobStore } from './blob/local-disk.js';
-import { S3BlobStore } from './blob/s3.js';
 import type { BlobStore } from './blob/types.js';
 import type { Config } from './config.js';
 import { databaseOptionsFromConfig } from './store/database.js';
@@ -16,9 +15,15 @@ export function openAccountStore(config: Config): Promise<AccountStore> {
   return createStore(databaseOptionsFromConfig(config));
 }
 
-/** S3 when S3_ENDPOINT/S3_BUCKET are set; otherwise DATA_DIR/blobs (every node must share it). */
-export function openBlobStore(config: Config): BlobStore {
-  if (config.s3) return new S3BlobStore({ ...config.s3, forcePathStyle: true });
+/**
+ * S3 when S3_ENDPOINT/S3_BUCKET are set; otherwise DATA_DIR/blobs (every node must share it).
+ * The AWS SDK is imported only when used: it adds ~10 MB of RSS to embedded mode otherwise.
+ */
+export async function openBlobStore(config: Config): Promise<BlobStore> {
+  if (config.s3) {
+    const { S3BlobStore } = await import('./blob/s3.js');
+    return new S3BlobStore({ ...config.s3, forcePathStyle: true });
+  }
   return new LocalDiskBlobStore(path.join(config.dataDir, 'blobs'));
 }
 

@@ -19,7 +19,7 @@ export class JobExecutor {
 
   async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number): Promise<JobResults[K]> {
     if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
-      return computeMemoryJob(kind as MemoryKind, payload as JobPayloads[MemoryKind]) as JobResults[K];
+      return computeMemoryJob(kind, payload as JobPayloads[MemoryKind]);
     }
     return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: this.options.syncTimeoutMs });
   }

@@ -7,7 +7,7 @@ import { PassThrough, type Readable } from 'node:stream';
  * A client that disconnects mid-body fails the stream instead of leaving it hanging.
  */
 export function detachedSource(req: IncomingMessage, source: Readable = req): PassThrough {
-  const out = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const out = new PassThrough({ highWaterMark: 64 * 1024 });
   source.pipe(out);
   const onClose = (): void => {
     if (!req.complete) out.destroy(new Error('client closed the connection before the body ended'));

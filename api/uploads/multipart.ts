@@ -51,7 +51,7 @@ export function receiveMultipartFile(req: IncomingMessage, options: MultipartOpt
       settled = true;
       req.unpipe(parser);
       if (upload) void upload.then((blob) => options.blobs.delete(blob.key)).catch(() => undefined);
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     };
 
     parser.on('file', (name, stream, info) => {

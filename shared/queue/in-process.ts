@@ -41,7 +41,7 @@ export class InProcessQueue implements JobQueue, WorkerPool {
       if (existing !== undefined && this.jobs.has(existing)) return { id: existing, created: false };
     }
     const record: JobRecord<K> = { id: randomUUID(), kind, accountId: options.accountId, state: 'queued', payload, createdAt: Date.now() };
-    this.jobs.set(record.id, record as unknown as JobRecord);
+    this.jobs.set(record.id, record);
     if (idemKey !== undefined) this.idempotency.set(idemKey, record.id);
     void this.execute(record);
     return Promise.resolve({ id: record.id, created: true });

@@ -37,7 +37,7 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
   let logText = '';
   const logger = createLogger('info', new Writable({ write(chunk: Buffer, _e, done) { logText += chunk.toString(); done(); } }));
   const store = await createStore(db.name === 'sqlite' ? { sqlitePath: path.join(dataDir, 'sha224d.sqlite') } : db.options);
-  const blobs = openBlobStore(config);
+  const blobs = await openBlobStore(config);
   const queue = new InProcessQueue({
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
     blobs, logger, concurrency: 4, retentionMs: retentionMs(config), blobRetentionMs: blobRetentionMs(config),

@@ -1,0 +1,173 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+
+const sha224Hex = (b: Buffer) => createHash('sha224').update(b).digest('hex');
+
+function blobFiles(s: TestServer): string[] {
+  const root = path.join(s.config.dataDir, 'blobs');
+  try {
+    return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
+  } catch {
+    return [];
+  }
+}
+
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('/v2 uploads', () => {
+  let s: TestServer;
+  let h: Record<string, string>;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { MAX_FILE_BYTES: String(2 * 1024 * 1024), MAX_STREAM_BYTES: String(3 * 1024 * 1024) } });
+    h = { 'x-api-key': s.keys.production };
+  });
+  afterAll(() => s.close());
+
+  function form(bytes: Buffer, fields: Record<string, string> = {}, fileField = 'file'): FormData {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.append(k, v);
+    f.append(fileField, new Blob([new Uint8Array(bytes)]), 'report.bin');
+    return f;
+  }
+
+  describe('POST /v2/file', () => {
+    it('hashes a multipart file and reports its name, size and chunk size', async () => {
+      const bytes = randomBytes(1024 * 1024 + 17);
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(bytes, { chunk_size: '65536' }) });
+      const body = await res.json();
+      expect(res.status).toBe(200);
+      expect(body).toMatchObject({ success: true, hash: sha224Hex(bytes), algorithm: 'SHA-224', encoding: 'hex', filename: 'report.bin', size: bytes.length, chunk_size: 65536 });
+      expect(Number.isInteger(body.processing_time_ms)).toBe(true);
+      await until(() => blobFiles(s).length === 0);
+      expect(blobFiles(s)).toEqual([]);
+    });
+
+    it('defaults chunk_size to 1 MiB and honours output', async () => {
+      const bytes = Buffer.from('hello');
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(bytes, { output: 'base64' }) });
+      expect(await res.json()).toMatchObject({ hash: createHash('sha224').update(bytes).digest('base64'), encoding: 'base64', chunk_size: 1048576, size: 5 });
+    });
+
+    it('refuses a multipart without a file field with 400 naming it, and keeps nothing', async () => {
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(Buffer.from('x'), {}, 'upload') });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toEqual({ code: 'INVALID_INPUT', message: 'multipart field "file" (a file) is required', details: 'field: file' });
+      await until(() => blobFiles(s).length === 0);
+      expect(blobFiles(s)).toEqual([]);
+    });
+
+    it('refuses a non-multipart body with 400', async () => {
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.details).toBe('field: file');
+    });
+
+    it('refuses a bad chunk_size and removes the stored upload', async () => {
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(Buffer.from('x'), { chunk_size: 'big' }) });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: 'INVALID_INPUT', details: 'field: chunk_size' });
+      await until(() => blobFiles(s).length === 0);
+      expect(blobFiles(s)).toEqual([]);
+    });
+
+    it('answers 413 FILE_TOO_LARGE past the limit and keeps nothing', async () => {
+      const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(randomBytes(2 * 1024 * 1024 + 1)) });
+      expect(res.status).toBe(413);
+      expect((await res.json()).error).toMatchObject({ code: 'FILE_TOO_LARGE', details: `maximum size is ${2 * 1024 * 1024} bytes` });
+      await until(() => blobFiles(s).length === 0);
+      expect(blobFiles(s)).toEqual([]);
+    });
+  });
+
+  describe('POST /v2/stream', () => {
+    it('hashes a chunked application/octet-stream body', async () => {
+      const parts = [randomBytes(700_000), randomBytes(900_001), randomBytes(3)];
+      const body = new ReadableStream({
+        start(c) {
+          for (const p of parts) c.enqueue(p);
+          c.close();
+        },
+      });
+      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+      const json = await res.json();
+      expect(res.status).toBe(200);
+      expect(json).toMatchObject({ success: true, hash: sha224Hex(Buffer.concat(parts)), algorithm: 'SHA-224', encoding: 'hex', size: 1_600_004 });
+    });
+
+    it('refuses another content type with 415', async () => {
+      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'text/plain' }, body: 'abc' });
+      expect(res.status).toBe(415);
+      expect((await res.json()).error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', details: 'header: content-type' });
+    });
+
+    it('answers 413 the moment a chunked body passes the limit', async () => {
+      let sent = 0;
+      const body = new ReadableStream({
+        pull(c) {
+          if (sent >= 64 * 1024 * 1024) return c.close();
+          sent += 1024 * 1024;
+          c.enqueue(new Uint8Array(1024 * 1024));
+        },
+      });
+      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit).catch((e: unknown) => e);
+      // The server answers and closes; the client stops well before its 64 MiB.
+      if (res instanceof Response) {
+        expect(res.status).toBe(413);
+        expect((await res.json()).error.code).toBe('FILE_TOO_LARGE');
+      }
+      expect(sent).toBeLessThan(64 * 1024 * 1024);
+      await until(() => blobFiles(s).length === 0);
+      expect(blobFiles(s)).toEqual([]);
+    });
+
+    it('refuses a declared Content-Length over the limit before reading', async () => {
+      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body: Buffer.alloc(3 * 1024 * 1024 + 1) });
+      expect(res.status).toBe(413);
+    });
+  });
+
+  describe('async jobs', () => {
+    it('?async=true answers 202 and GET /v2/jobs/{id} returns the synchronous body', async () => {
+      const bytes = randomBytes(100_000);
+      const res = await fetch(`${s.url}/v2/file?async=true`, { method: 'POST', headers: h, body: form(bytes) });
+      expect(res.status).toBe(202);
+      const accepted = await res.json();
+      expect(accepted).toEqual({ success: true, job_id: expect.any(String), status: 'queued', status_url: `/v2/jobs/${accepted.job_id}` });
+      let job: any;
+      for (let i = 0; i < 50; i++) {
+        job = await getJson(`${s.url}${accepted.status_url}`, h);
+        if (job.body.status === 'completed') break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(job.status).toBe(200);
+      expect(job.body).toMatchObject({ success: true, job_id: accepted.job_id, status: 'completed', hash: sha224Hex(bytes), filename: 'report.bin', size: 100_000, algorithm: 'SHA-224' });
+    });
+
+    it('an Idempotency-Key returns the existing job', async () => {
+      const headers = { ...h, 'idempotency-key': 'batch-42' };
+      const body = JSON.stringify({ items: [{ id: 'a', data: 'x' }] });
+      const first = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers, body });
+      const second = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers, body });
+      const [a, b] = [await first.json(), await second.json()];
+      expect(a.job_id).toBe(b.job_id);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+    });
+
+    it("another account cannot read a job (404), nor can anyone read an unknown id", async () => {
+      const res = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers: h, body: JSON.stringify({ items: [{ id: 'a', data: 'x' }] }) });
+      const { job_id } = await res.json();
+      const other = await s.newKey({ plan: 'pro' });
+      const foreign = await getJson(`${s.url}/v2/jobs/${job_id}`, { 'x-api-key': other.secret });
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.code).toBe('NOT_FOUND');
+      const unknown = await getJson(`${s.url}/v2/jobs/00000000-0000-0000-0000-000000000000`, h);
+      expect(unknown.status).toBe(404);
+    });
+  });
+});
