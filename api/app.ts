@@ -8,13 +8,13 @@ import { buildOpenApiDocument } from './openapi.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { createV2Router } from './v2/router.js';
+import { httpsOnly } from './middleware/https-only.js';
+import { detectSandbox } from './middleware/sandbox.js';
 import './http/context.js';
 
 export interface AppOptions {
   /** Extra routers mounted before the catch-all (v1, realtime), each owning its prefix. */
   mounts?: Array<{ prefix: string; router: RequestHandler }>;
-  /** Middleware run on every /v1 and /v2 request after authentication (rate limits). */
-  extraGuards?: RequestHandler[];
   /** Readiness checks beyond store, queue and blob store. */
   readiness?: Array<() => Promise<void>>;
 }
@@ -35,6 +35,8 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.set('etag', false);
   app.use(requestId());
   app.use(requestLog(deps.logger));
+  app.use(httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', httpsPort: deps.config.TLS_CERT ? deps.config.PORT : undefined }));
+  app.use(detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }));
 
   // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
   app.get('/healthz', (_req, res) => {
@@ -65,7 +67,9 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     });
   }
 
-  app.use('/v2', createV2Router(deps, { extraGuards: options.extraGuards }));
+  // The sandbox serves /v1 (SPEC "Versioning": the sandbox also uses the /v1 prefix).
+  app.use('/v2', (_req, res, next) => (res.locals.sandbox === true ? notFound(renderV2Error)(_req, res, next) : next()));
+  app.use('/v2', createV2Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
   app.use(notFound(renderV2Error));
   app.use(errorHandler({ render: renderV2Error, logger: deps.logger }));

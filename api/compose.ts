@@ -1,8 +1,11 @@
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import type { Principal } from '../shared/auth/principal.js';
 import { createAuthenticator, type TokenVerifier } from '../shared/auth/credentials.js';
 import type { BlobStore } from '../shared/blob/types.js';
 import type { Config } from '../shared/config.js';
+import { maxFileBytes } from '../shared/limits/file-limits.js';
+import type { RequestLimiter } from '../shared/limits/limiter.js';
+import type { PlanCatalog } from '../shared/limits/plans.js';
 import type { Logger } from '../shared/log.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
@@ -17,29 +20,32 @@ export interface ApiEngines {
   store: AccountStore;
   queue: JobQueue;
   blobs: BlobStore;
+  limiter: RequestLimiter;
+  catalog: PlanCatalog;
   bearerVerifiers?: TokenVerifier[];
-  maxUploadBytes?: (principal: Principal, endpoint: UploadEndpoint) => number;
 }
 
-/** v1 /file/hash: "maximum 25 MB for standard accounts" (SPEC). */
-const V1_FILE_DEFAULT_BYTES = 25 * 1000 * 1000;
-
-export function defaultUploadLimits(config: Config): (principal: Principal, endpoint: UploadEndpoint) => number {
-  return (_principal, endpoint) => {
+/**
+ * The plan's size limit (issue 5 §5), never above the operator's ceilings MAX_FILE_BYTES
+ * (multipart and URL bodies) and MAX_STREAM_BYTES (/v2/stream).
+ */
+export function planUploadLimits(config: Config, catalog: PlanCatalog): (principal: Principal, endpoint: UploadEndpoint) => number {
+  return ({ plan }, endpoint) => {
     switch (endpoint) {
       case 'v1-file':
-        return Math.min(V1_FILE_DEFAULT_BYTES, config.MAX_FILE_BYTES);
-      case 'v2-stream':
-        return config.MAX_STREAM_BYTES;
+        return Math.min(maxFileBytes(catalog, plan, 'v1', 'file'), config.MAX_FILE_BYTES);
+      case 'v1-url':
+        return Math.min(maxFileBytes(catalog, plan, 'v1', 'url'), config.MAX_FILE_BYTES);
       case 'v2-file':
-      case 'url':
-        return config.MAX_FILE_BYTES;
+        return Math.min(maxFileBytes(catalog, plan, 'v2', 'file'), config.MAX_FILE_BYTES);
+      case 'v2-stream':
+        return Math.min(maxFileBytes(catalog, plan, 'v2', 'stream'), config.MAX_STREAM_BYTES);
     }
   };
 }
 
 /** Wires the API's dependencies; the composition roots (embedded, api/main) call this. */
-export function composeApi(engines: ApiEngines, options: AppOptions & { extraGuards?: RequestHandler[] } = {}): { app: Express; deps: ApiDeps } {
+export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app: Express; deps: ApiDeps } {
   const { config } = engines;
   const deps: ApiDeps = {
     config,
@@ -49,7 +55,9 @@ export function composeApi(engines: ApiEngines, options: AppOptions & { extraGua
     blobs: engines.blobs,
     authenticator: createAuthenticator({ store: engines.store, bearerVerifiers: engines.bearerVerifiers }),
     executor: new JobExecutor({ queue: engines.queue, inlineMaxBytes: config.INLINE_MAX_BYTES, syncTimeoutMs: config.syncTimeoutMs }),
-    maxUploadBytes: engines.maxUploadBytes ?? defaultUploadLimits(config),
+    limiter: engines.limiter,
+    catalog: engines.catalog,
+    maxUploadBytes: planUploadLimits(config, engines.catalog),
     anyClientKeyAllows: clientDomainIndex(engines.store),
   };
   return { app: createApp(deps, options), deps };

@@ -2,13 +2,15 @@ import type { Authenticator } from '../shared/auth/authenticator.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { BlobStore } from '../shared/blob/types.js';
 import type { Config } from '../shared/config.js';
+import type { RequestLimiter } from '../shared/limits/limiter.js';
+import type { PlanCatalog } from '../shared/limits/plans.js';
 import type { Logger } from '../shared/log.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
 import type { JobExecutor } from './jobs/executor.js';
 
 /** Upload endpoints whose size limits differ (SPEC "Limits"). */
-export type UploadEndpoint = 'v1-file' | 'v2-file' | 'v2-stream' | 'url';
+export type UploadEndpoint = 'v1-file' | 'v1-url' | 'v2-file' | 'v2-stream';
 
 /** Everything an API node needs, built once by the composition root (deploy/embedded.ts, api/main.ts). */
 export interface ApiDeps {
@@ -19,6 +21,8 @@ export interface ApiDeps {
   blobs: BlobStore;
   authenticator: Authenticator;
   executor: JobExecutor;
+  limiter: RequestLimiter;
+  catalog: PlanCatalog;
   /** Bytes an upload may have for this principal at this endpoint (plan limits, issue 5). */
   maxUploadBytes: (principal: Principal, endpoint: UploadEndpoint) => number;
   /** Preflight helper: does any active client key allow this Origin host? */

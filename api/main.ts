@@ -7,9 +7,7 @@ import { loadConfig } from '../shared/config.js';
 import { openAccountStore, openBlobStore, retentionMs } from '../shared/infra.js';
 import { createLogger } from '../shared/log.js';
 import { BullMqJobQueue } from '../shared/queue/bullmq-queue.js';
-import { onShutdown } from '../shared/shutdown.js';
-import { composeApi } from './compose.js';
-import { startServer } from './server.js';
+import { startApiNode } from './node.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,18 +16,9 @@ async function main(): Promise<void> {
   const store = await openAccountStore(config);
   const blobs = await openBlobStore(config);
   const queue = new BullMqJobQueue({ connection: config.REDIS_URL, retentionMs: retentionMs(config), logger, prefix: config.QUEUE_PREFIX });
-  const { app } = composeApi({ config, logger, store, queue, blobs });
-  const server = await startServer(app, { port: config.PORT, host: config.HOST, logger });
-  logger.info({ mode: 'distributed', role: 'api', port: server.port }, 'sha224d api listening');
-  process.stdout.write(`sha224d api listening on http://${config.HOST}:${server.port}\n`);
-
-  // SIGTERM: stop accepting, finish in-flight requests, then close the engines (issue 3 §7).
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    () => server.close(config.SHUTDOWN_GRACE_MS),
-    () => queue.close(),
-    () => blobs.close(),
-    () => store.close(),
-  ]);
+  const node = await startApiNode({ config, logger, store, queue, blobs });
+  logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
+  process.stdout.write(`sha224d api listening on ${node.baseUrl}\n`);
 }
 
 main().catch((err: unknown) => {

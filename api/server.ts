@@ -1,7 +1,9 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../shared/log.js';
+import { httpsUrl } from './middleware/https-only.js';
 
 export interface RunningServer {
   server: http.Server;
@@ -43,6 +45,51 @@ export async function startServer(handler: RequestListener, options: { port: num
         server.closeIdleConnections();
       });
       return closing;
+    },
+  };
+}
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  logger: Logger;
+  tls?: { cert: Buffer; key: Buffer };
+  /** Second listener whose requests are sandbox requests (issue 4 §5). */
+  sandboxPort?: number;
+  /** Plain-HTTP listener that answers every request with a 308 to the HTTPS URL. */
+  redirectPort?: number;
+}
+
+export interface Listeners {
+  main: RunningServer;
+  sandbox?: RunningServer;
+  redirect?: RunningServer;
+  close(graceMs: number): Promise<void>;
+}
+
+/** Start every listener of an API node: main (HTTP or HTTPS), sandbox, HTTP→HTTPS redirect. */
+export async function serve(app: RequestListener, options: ServeOptions): Promise<Listeners> {
+  const make = (): http.Server => (options.tls ? (https.createServer({ cert: options.tls.cert, key: options.tls.key }, app)) : http.createServer(app));
+  const main = await startServer(app, { port: options.port, host: options.host, logger: options.logger, server: make() });
+  const sandbox = options.sandboxPort === undefined ? undefined : await startServer(app, { port: options.sandboxPort, host: options.host, logger: options.logger, server: make() });
+  let redirect: RunningServer | undefined;
+  if (options.tls && options.redirectPort !== undefined) {
+    const target = main.port;
+    redirect = await startServer(
+      (req, res) => {
+        const hostname = (req.headers.host ?? options.host).replace(/:\d+$/, '');
+        res.writeHead(308, { Location: httpsUrl(hostname, req.url ?? '/', target), 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ success: false, error: { code: 'HTTPS_REQUIRED', message: 'Use HTTPS', details: '' } }));
+      },
+      { port: options.redirectPort, host: options.host, logger: options.logger },
+    );
+  }
+  return {
+    main,
+    sandbox,
+    redirect,
+    close: async (graceMs) => {
+      await Promise.all([main.close(graceMs), sandbox?.close(graceMs), redirect?.close(graceMs)]);
     },
   };
 }

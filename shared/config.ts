@@ -35,7 +35,7 @@ const envSchema = z.object({
   /** JSON request bodies (hash, batch, …). */
   MAX_JSON_BYTES: int(1024).default(16 * MiB),
   /** Default ceilings before plan limits (SPEC "Other limits": /v2/file 100 MB; /v2/stream for larger). */
-  MAX_FILE_BYTES: int(1).default(100 * 1000 * 1000),
+  MAX_FILE_BYTES: int(1).default(100 * MiB),
   MAX_STREAM_BYTES: int(1).default(1024 * MiB),
   /** Seconds finished async jobs (and their results) are kept. */
   JOB_RETENTION_SECONDS: int(1).default(24 * 3600),
@@ -56,6 +56,8 @@ const envSchema = z.object({
   /** Enterprise JWT bearer tokens (SPEC "Authentication" rule 7). */
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default('sha224d'),
+  /** How often accepted request counts are written to the SQL store; a crash loses at most this much. */
+  USAGE_FLUSH_INTERVAL_MS: int(100).default(5000),
   /** Path of the plan catalog JSON (issue 5); unset → built-in defaults from the spec. */
   PLANS_FILE: z.string().optional(),
   /** Create an admin account and print a key on first start (embedded mode). */

@@ -2,9 +2,11 @@ import express, { type RequestHandler } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
+import type { Generation } from '../../shared/limits/limiter.js';
 import type { ApiDeps } from '../deps.js';
 import { authenticate, requirePermission } from '../middleware/authenticate.js';
 import { clientOrigin } from '../middleware/cors.js';
+import { rateLimit } from '../middleware/rate-limit.js';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -16,13 +18,19 @@ export function principalOf(res: Res): Principal {
 
 /**
  * The middleware chain every endpoint of a generation runs before its handler: authenticate,
- * check a client key's Origin, check the permission. Applied per route, so an unknown path is a
- * 404 whether or not a key was sent.
+ * check a client key's Origin, check the permission, count it against the limits of `limitAs`
+ * (v1 Set A, v1 Set B or v2). Applied per route, so an unknown path is a 404 whether or not a
+ * key was sent.
  */
-export function guardFactory(deps: Pick<ApiDeps, 'authenticator'>, generation: 'v1' | 'v2', extra: RequestHandler[] = []) {
+export function guardFactory(deps: Pick<ApiDeps, 'authenticator' | 'limiter'>, generation: 'v1' | 'v2') {
   const auth = authenticate({ authenticator: deps.authenticator, generation });
   const origin = clientOrigin();
-  return (permission: Permission): RequestHandler[] => [auth, origin, requirePermission(permission), ...extra];
+  const limits = new Map<Generation, RequestHandler>();
+  return (permission: Permission, limitAs: Generation): RequestHandler[] => {
+    let limit = limits.get(limitAs);
+    if (!limit) limits.set(limitAs, (limit = rateLimit(deps.limiter, limitAs)));
+    return [auth, origin, requirePermission(permission), limit];
+  };
 }
 
 /** JSON bodies, whatever Content-Type a client sent (these endpoints only speak JSON). */

@@ -19,7 +19,9 @@ export class JobExecutor {
 
   async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number): Promise<JobResults[K]> {
     if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
-      return computeMemoryJob(kind, payload as JobPayloads[MemoryKind]);
+      // K is narrowed to a memory kind at run time; TypeScript cannot carry that to the payload type.
+      const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => unknown;
+      return compute(kind, payload) as JobResults[K];
     }
     return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: this.options.syncTimeoutMs });
   }

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import type { Principal } from '../../shared/auth/principal.js';
+import type { Permission, Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
 import type { JobKind, JobPayloads } from '../../shared/jobs/contracts.js';
@@ -16,9 +16,10 @@ import { AsyncQuery, BatchRequest, FileFields, HashRequest, HmacRequest, StreamQ
 import { batchBody, fileBody, finishedJobBody, hashBody, hmacBody, streamBody, timingSince, verifyBody } from './render.js';
 
 /** The /v2 generation (SPEC "v2"). */
-export function createV2Router(deps: ApiDeps, options: { extraGuards?: RequestHandler[] } = {}): Router {
+export function createV2Router(deps: ApiDeps): Router {
   const router = Router();
-  const guard = guardFactory(deps, 'v2', options.extraGuards);
+  const v2Guard = guardFactory(deps, 'v2');
+  const guard = (permission: Permission) => v2Guard(permission, 'v2');
   const json = jsonBody(deps.config.MAX_JSON_BYTES);
   const { executor, blobs } = deps;
 

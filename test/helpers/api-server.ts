@@ -9,7 +9,7 @@ import path from 'node:path';
 import { composeApi } from '../../api/compose.js';
 import { startServer } from '../../api/server.js';
 import { loadConfig, type Config } from '../../shared/config.js';
-import { blobRetentionMs, openBlobStore, retentionMs } from '../../shared/infra.js';
+import { blobRetentionMs, openBlobStore, openLimiter, openPlanCatalog, retentionMs } from '../../shared/infra.js';
 import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createLogger } from '../../shared/log.js';
 import { InProcessQueue } from '../../shared/queue/in-process.js';
@@ -42,7 +42,9 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
     blobs, logger, concurrency: 4, retentionMs: retentionMs(config), blobRetentionMs: blobRetentionMs(config),
   });
-  const { app } = composeApi({ config, logger, store, queue, blobs });
+  const catalog = openPlanCatalog(config);
+  const limits = openLimiter(config, store, catalog, logger);
+  const { app } = composeApi({ config, logger, store, queue, blobs, limiter: limits.limiter, catalog });
   const server = await startServer(app, { port: 0, host: '127.0.0.1', logger });
 
   const account = await store.createAccount({ name: 'test', plan: 'enterprise' });
@@ -67,6 +69,7 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
     async close() {
       await server.close(1000);
       await queue.close();
+      await limits.close();
       await store.close();
       await db.cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });

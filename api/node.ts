@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import type { BlobStore } from '../shared/blob/types.js';
+import type { Config } from '../shared/config.js';
+import { openLimiter, openPlanCatalog } from '../shared/infra.js';
+import type { Logger } from '../shared/log.js';
+import type { JobQueue } from '../shared/queue/types.js';
+import { onShutdown } from '../shared/shutdown.js';
+import type { AccountStore } from '../shared/store/types.js';
+import { composeApi } from './compose.js';
+import type { ApiDeps } from './deps.js';
+import { serve, type Listeners } from './server.js';
+
+export interface ApiNodeEngines {
+  config: Config;
+  logger: Logger;
+  store: AccountStore;
+  queue: JobQueue;
+  blobs: BlobStore;
+  /** Closed after the listeners and before the store (e.g. an in-process worker pool). */
+  cleanups?: Array<() => Promise<void>>;
+}
+
+export interface ApiNode {
+  deps: ApiDeps;
+  listeners: Listeners;
+  /** Base URL of the main listener, for messages. */
+  baseUrl: string;
+}
+
+/**
+ * Start an API node on its engines: limits, app, listeners (main, sandbox, HTTP→HTTPS redirect)
+ * and graceful shutdown on SIGTERM. Shared by embedded mode and the distributed API role.
+ */
+export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
+  const { config, logger } = engines;
+  const catalog = openPlanCatalog(config);
+  const limits = openLimiter(config, engines.store, catalog, logger);
+  const { app, deps } = composeApi({ ...engines, limiter: limits.limiter, catalog });
+  const tls = config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined;
+  const listeners = await serve(app, { port: config.PORT, host: config.HOST, logger, tls, sandboxPort: config.SANDBOX_PORT, redirectPort: config.HTTP_REDIRECT_PORT });
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const baseUrl = `${tls ? 'https' : 'http'}://${shownHost}:${listeners.main.port}`;
+
+  // SIGTERM: stop accepting and finish in-flight requests, then close the engines (issue 3 §7).
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => listeners.close(config.SHUTDOWN_GRACE_MS),
+    ...(engines.cleanups ?? []),
+    () => engines.queue.close(),
+    () => limits.close(),
+    () => engines.blobs.close(),
+    () => engines.store.close(),
+  ]);
+  return { deps, listeners, baseUrl };
+}

@@ -1,0 +1,30 @@
+/**
+ * Where the limiter's counters live: process memory (embedded mode) or Redis (distributed mode,
+ * shared by every API node). Both count rate windows with rate-limiter-flexible and keep the daily
+ * count exact: check and increment are one step (a Lua script in Redis, one synchronous step in
+ * memory), so the day's count always equals the requests accepted.
+ */
+export interface QuotaResult {
+  allowed: boolean;
+  /** The day's count after this request (or unchanged, when refused). */
+  used: number;
+}
+
+export interface CounterBackend {
+  /** Add one to a rate window's counter; returns the count after adding. */
+  hit(key: string, durationSec: number): Promise<number>;
+  /** Take back a hit of a refused request. */
+  unhit(key: string, durationSec: number): Promise<void>;
+  /** A rate window's count, 0 when absent. */
+  peek(key: string, durationSec: number): Promise<number>;
+  /**
+   * Add one to the day's counter unless that would pass `limit` (null: no limit). A missing
+   * counter starts from `seed()` (the store's figure), so losing the counters never resets a day.
+   */
+  takeQuota(key: string, day: string, limit: number | null, seed: () => Promise<number>): Promise<QuotaResult>;
+  peekQuota(key: string, day: string, seed: () => Promise<number>): Promise<number>;
+  /** Drop day counters older than `day` (memory only; Redis keys expire). */
+  forgetBefore(day: string): void;
+  /** Fail now, before any I/O, when the backend is known to be unreachable. */
+  assertReady(): void;
+}

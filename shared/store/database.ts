@@ -1,0 +1,97 @@
+/**
+ * Opens the one Kysely instance over PostgreSQL (DATABASE_URL=postgres://… or postgresql://…) or,
+ * otherwise, SQLite through better-sqlite3 at a file path. Everything above this file is
+ * engine-agnostic; the only engine test elsewhere is `isPostgres` (migrations take an advisory lock).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.js';
+import type { Database } from './schema.js';
+
+export interface OpenDatabaseOptions {
+  /** postgres://… or postgresql://… selects PostgreSQL; anything else (or unset) selects SQLite. */
+  databaseUrl?: string;
+  /** SQLite file used when `databaseUrl` is not a PostgreSQL URL; ':memory:' for a private in-memory DB. */
+  sqlitePath: string;
+}
+
+/** PostgreSQL pool size per process; the API, workers and the CLI each open their own pool. */
+const PG_POOL_MAX = 10;
+/** How long a SQLite writer waits for another connection's write lock before SQLITE_BUSY. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** The SQLite file of embedded mode, inside DATA_DIR. */
+export const SQLITE_FILE_NAME = 'sha224d.sqlite';
+
+/** DATABASE_URL when set, else DATA_DIR/sha224d.sqlite: the one place that rule is written. */
+export function databaseOptionsFromConfig(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): OpenDatabaseOptions {
+  return { databaseUrl: config.DATABASE_URL, sqlitePath: path.join(config.dataDir, SQLITE_FILE_NAME) };
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(?:ql)?:\/\//i.test(url);
+}
+
+export function isPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
+  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl);
+  // Fail loudly rather than fall back to SQLite when a URL of another engine was meant.
+  if (options.databaseUrl) {
+    throw new RangeError('databaseUrl: must start with postgres:// or postgresql:// (unset it to use SQLite)');
+  }
+  if (typeof options.sqlitePath !== 'string' || options.sqlitePath === '') {
+    throw new TypeError('openDatabase: sqlitePath must be a non-empty string');
+  }
+  return openSqlite(options.sqlitePath);
+}
+
+function openPostgres(databaseUrl: string): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: withExplicitUser(databaseUrl),
+    max: PG_POOL_MAX,
+    types: { getTypeParser: pgTypeParser },
+  });
+  // An idle client that loses its connection (server restart) emits 'error' on the pool; without a
+  // listener that would crash the process. The next query gets a fresh connection.
+  pool.on('error', () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Without a user in the URL, pg falls back to $PGUSER/$USER (often `root` in containers), failing
+ * with a confusing "role does not exist"; name the conventional superuser explicitly instead. It is
+ * set as the `user` query parameter because pg lets connection-string fields override a `user`
+ * option, and a socket URL (postgres:///db?host=/run/postgresql) has no authority to put it in.
+ */
+function withExplicitUser(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  if (url.username !== '' || url.searchParams.has('user')) return databaseUrl;
+  url.searchParams.set('user', 'postgres');
+  return url.toString();
+}
+
+// Per-pool parsers, not pg.types.setTypeParser: a process-wide change would alter every other pg
+// user in the process. int8 → number is exact for epoch milliseconds and our counters (< 2^53).
+const pgTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
+  oid === pg.types.builtins.INT8 && format !== 'binary'
+    ? (value: string) => Number(value)
+    : (pg.types.getTypeParser(oid, format) as (value: string) => unknown);
+
+function openSqlite(file: string): Kysely<Database> {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SQLite(file);
+  // WAL lets readers (API nodes, the admin CLI) run while one writer writes; busy_timeout makes a
+  // second process wait for the write lock instead of failing at once.
+  // busy_timeout first: switching a new file to WAL needs a lock that another starting process may hold.
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}

@@ -1,0 +1,219 @@
+/**
+ * The AccountStore over Kysely: one code path for SQLite and PostgreSQL. Rows are mapped to the
+ * domain types of types.ts here and nowhere else; timestamps cross as epoch milliseconds.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { openDatabase, type OpenDatabaseOptions } from './database.js';
+import { migrateToLatest } from './migrations.js';
+import type { AccountsTable, ApiKeysTable, Database } from './schema.js';
+import {
+  type Account,
+  type AccountStore,
+  type ApiKeyRecord,
+  KEY_TYPES,
+  type KeyType,
+  type NewAccount,
+  type NewApiKey,
+  type Plan,
+  PLANS,
+  type UsageScope,
+} from './types.js';
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+const USAGE_SCOPES: readonly UsageScope[] = ['production', 'sandbox'];
+
+/** Opens the database, applies pending migrations and returns the store. */
+export async function createStore(options: OpenDatabaseOptions): Promise<KyselyAccountStore> {
+  const db = openDatabase(options);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy().catch(() => undefined);
+    throw err;
+  }
+  return new KyselyAccountStore(db);
+}
+
+export class KyselyAccountStore implements AccountStore {
+  readonly db: Kysely<Database>;
+  #closing: Promise<void> | undefined;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
+
+  async createAccount(input: NewAccount): Promise<Account> {
+    assertPlan(input.plan);
+    const row = { id: `acc_${randomUUID()}`, name: input.name, plan: input.plan, created_at: Date.now() };
+    await this.db.insertInto('accounts').values(row).execute();
+    return toAccount(row);
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    const rows = await this.db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toAccount);
+  }
+
+  async setPlan(accountId: string, plan: Plan): Promise<boolean> {
+    assertPlan(plan);
+    const res = await this.db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
+    return res.numUpdatedRows > 0n;
+  }
+
+  async insertKey(input: NewApiKey & { id: string; prefix: string; keyHash: string }): Promise<ApiKeyRecord> {
+    if (!(KEY_TYPES as readonly string[]).includes(input.type)) throw new RangeError('type: unknown key type');
+    const row: Selectable<ApiKeysTable> = {
+      id: input.id,
+      account_id: input.accountId,
+      prefix: input.prefix,
+      key_hash: input.keyHash,
+      type: input.type,
+      description: input.description,
+      allowed_domains: JSON.stringify(input.allowedDomains ?? []),
+      created_at: Date.now(),
+      expires_at: input.expiresAt ? input.expiresAt.getTime() : null,
+      revoked_at: null,
+      last_used_at: null,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return toKey(row);
+  }
+
+  async findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; account: Account } | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .selectAll('k')
+      .select(['a.name as account_name', 'a.plan as account_plan', 'a.created_at as account_created_at'])
+      .where('k.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const account = toAccount({
+      id: row.account_id,
+      name: row.account_name,
+      plan: row.account_plan,
+      created_at: row.account_created_at,
+    });
+    return { key: toKey(row), keyHash: row.key_hash, account };
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toKey(row);
+  }
+
+  async listKeys(accountId?: string): Promise<ApiKeyRecord[]> {
+    let query = this.db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id');
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    return (await query.execute()).map(toKey);
+  }
+
+  async revokeKey(id: string): Promise<boolean> {
+    // `revoked_at IS NULL` makes revocation a one-way transition that keeps its first timestamp.
+    const res = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: Date.now() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows > 0n;
+  }
+
+  async touchKey(id: string, at: Date): Promise<void> {
+    const ms = at.getTime();
+    // Never moves last_used_at backwards when two nodes touch the same key out of order.
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: ms })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', ms)]))
+      .execute();
+  }
+
+  async addUsage(accountId: string, day: string, scope: UsageScope, count: number): Promise<void> {
+    assertUsageArgs(day, scope);
+    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('count: must be a non-negative integer');
+    if (count === 0) return;
+    // One statement: the row lock taken by ON CONFLICT … DO UPDATE (PostgreSQL) or the database write
+    // lock (SQLite) serialises concurrent increments, so none is lost.
+    await this.db
+      .insertInto('usage_daily')
+      .values({ account_id: accountId, day, scope, count })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'day', 'scope'])
+          .doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
+      )
+      .execute();
+  }
+
+  async getUsage(accountId: string, day: string, scope: UsageScope): Promise<number> {
+    assertUsageArgs(day, scope);
+    const row = await this.db
+      .selectFrom('usage_daily')
+      .select('count')
+      .where('account_id', '=', accountId)
+      .where('day', '=', day)
+      .where('scope', '=', scope)
+      .executeTakeFirst();
+    return row ? Number(row.count) : 0;
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  /** Idempotent: a second call returns the first call's promise. */
+  close(): Promise<void> {
+    this.#closing ??= this.db.destroy();
+    return this.#closing;
+  }
+}
+
+function assertPlan(plan: string): asserts plan is Plan {
+  if (!(PLANS as readonly string[]).includes(plan)) throw new RangeError(`plan: must be one of ${PLANS.join(', ')}`);
+}
+
+function assertUsageArgs(day: string, scope: UsageScope): void {
+  if (!DAY_RE.test(day)) throw new RangeError("day: must be 'YYYY-MM-DD'");
+  if (!USAGE_SCOPES.includes(scope)) throw new RangeError(`scope: must be one of ${USAGE_SCOPES.join(', ')}`);
+}
+
+function toAccount(row: Selectable<AccountsTable>): Account {
+  return { id: row.id, name: row.name, plan: row.plan as Plan, createdAt: toDate(row.created_at) };
+}
+
+function toKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    prefix: row.prefix,
+    type: row.type as KeyType,
+    description: row.description,
+    allowedDomains: parseDomains(row.allowed_domains),
+    createdAt: toDate(row.created_at),
+    expiresAt: toNullableDate(row.expires_at),
+    revokedAt: toNullableDate(row.revoked_at),
+    lastUsedAt: toNullableDate(row.last_used_at),
+  };
+}
+
+function parseDomains(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((d): d is string => typeof d === 'string') : [];
+}
+
+// Number(): belt and braces should a driver ever hand back an int8 as a string.
+function toDate(ms: number): Date {
+  return new Date(Number(ms));
+}
+
+function toNullableDate(ms: number | null): Date | null {
+  return ms === null ? null : new Date(Number(ms));
+}

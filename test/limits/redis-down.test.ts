@@ -1,0 +1,149 @@
+/**
+ * When Redis is away the limiter answers SERVICE_UNAVAILABLE at once: it neither hangs nor lets
+ * requests through. Runs its own redis-server on a free loopback port and kills it (by its pid).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../shared/errors.js';
+import { createRedisLimiter, type RequestLimiter } from '../../shared/limits/limiter.js';
+import { DEFAULT_PLAN_CATALOG } from '../../shared/limits/plans.js';
+import { connectRedis, FakeUsageStore, sleep, uniqueKeyBase } from './helpers.js';
+
+const request = { accountId: 'acct-down', plan: 'free', keyType: 'production', generation: 'v1b', sandbox: false } as const;
+const FAST_MS = 1500;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const servers: ChildProcess[] = [];
+const clients: Redis[] = [];
+const limiters: RequestLimiter[] = [];
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  servers.push(child);
+  for (let i = 0; i < 100; i++) {
+    try {
+      const probe = await connectRedis(port);
+      await probe.quit();
+      return child;
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error(`redis-server did not start on port ${port}`);
+}
+
+function stopRedis(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+async function expectUnavailableFast(operation: () => Promise<unknown>): Promise<void> {
+  const started = Date.now();
+  const err = await operation().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(Date.now() - started).toBeLessThan(FAST_MS);
+  expect(err).toBeInstanceOf(ServiceError);
+  expect((err as ServiceError).code).toBe('SERVICE_UNAVAILABLE');
+  expect((err as ServiceError).status).toBe(503);
+}
+
+afterEach(async () => {
+  await Promise.allSettled(limiters.splice(0).map((l) => l.close()));
+  clients.splice(0).forEach((c) => c.disconnect());
+});
+afterAll(async () => {
+  await Promise.all(servers.map(stopRedis));
+});
+
+describe('Redis unavailable', () => {
+  it('refuses with SERVICE_UNAVAILABLE quickly when Redis dies, and resumes the day when it returns', async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const redis = await connectRedis(port);
+    clients.push(redis);
+    const store = new FakeUsageStore();
+    const limiter = createRedisLimiter({ catalog: DEFAULT_PLAN_CATALOG, store, redis, keyPrefix: uniqueKeyBase(), flushIntervalMs: 60_000 });
+    limiters.push(limiter);
+
+    for (let i = 0; i < 3; i++) expect((await limiter.consume(request)).allowed).toBe(true);
+    await limiter.flush();
+    expect((await limiter.consume(request)).allowed).toBe(true); // counted, not yet flushed
+
+    await stopRedis(server);
+    // At once (the client may not have seen the socket close yet) and once it has.
+    await expectUnavailableFast(() => limiter.consume(request));
+    await sleep(100);
+    await expectUnavailableFast(() => limiter.consume(request));
+    await expectUnavailableFast(() => limiter.usage('acct-down', 'free', false));
+
+    // A Redis that comes back empty: the day continues from the store plus this node's unflushed count.
+    await startRedis(port);
+    for (let i = 0; i < 60 && redis.status !== 'ready'; i++) await sleep(50);
+    expect(redis.status).toBe('ready');
+    expect((await limiter.usage('acct-down', 'free', false)).used).toBe(4);
+    expect((await limiter.consume(request)).allowed).toBe(true);
+    expect((await limiter.usage('acct-down', 'free', false)).used).toBe(5);
+    await limiter.close();
+    expect(store.rows.get(`acct-down|${new Date().toISOString().slice(0, 10)}|production`)).toBe(5);
+  }, 15_000);
+
+  it('refuses with SERVICE_UNAVAILABLE within its budget when Redis stops answering', async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const redis = await connectRedis(port);
+    clients.push(redis);
+    const limiter = createRedisLimiter({
+      catalog: DEFAULT_PLAN_CATALOG,
+      store: new FakeUsageStore(),
+      redis,
+      keyPrefix: uniqueKeyBase(),
+      flushIntervalMs: 60_000,
+      operationTimeoutMs: 500,
+    });
+    limiters.push(limiter);
+    expect((await limiter.consume(request)).allowed).toBe(true);
+    server.kill('SIGSTOP'); // the socket stays open; nothing answers
+    try {
+      await expectUnavailableFast(() => limiter.consume(request));
+    } finally {
+      server.kill('SIGCONT');
+    }
+  });
+
+  it('refuses with SERVICE_UNAVAILABLE quickly when Redis was never reachable', async () => {
+    const port = await freePort();
+    const { Redis } = await import('ioredis');
+    const redis = new Redis({ host: '127.0.0.1', port, enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: () => 200 });
+    redis.on('error', () => undefined);
+    clients.push(redis);
+    const limiter = createRedisLimiter({
+      catalog: DEFAULT_PLAN_CATALOG,
+      store: new FakeUsageStore(),
+      redis,
+      keyPrefix: uniqueKeyBase(),
+      flushIntervalMs: 60_000,
+    });
+    limiters.push(limiter);
+    await expectUnavailableFast(() => limiter.consume(request));
+    await expectUnavailableFast(() => limiter.consume({ ...request, generation: 'v2', plan: 'enterprise' }));
+  });
+});
