@@ -10,6 +10,7 @@ const entries = {
   embedded: 'deploy/embedded.ts',
   api: 'api/main.ts',
   worker: 'workers/main.ts',
+  admin: 'shared/admin/cli.ts',
 };
 
 await build({

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Start a distributed deployment on this machine: N API nodes (ports BASE_PORT, BASE_PORT+1, …)
+# and M workers, against local Redis and PostgreSQL and an S3 endpoint (s3rver on :9000 unless
+# S3_ENDPOINT is set). Ctrl-C (or SIGTERM) stops everything gracefully.
+#
+#   deploy/cluster.sh 2 2            # 2 API nodes, 2 workers
+#   BASE_PORT=9100 deploy/cluster.sh 3 4
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+api_nodes=${1:-2}
+workers=${2:-2}
+base_port=${BASE_PORT:-8081}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+export DATABASE_URL=${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}
+export S3_BUCKET=${S3_BUCKET:-sha224d}
+export S3_ACCESS_KEY_ID=${S3_ACCESS_KEY_ID:-S3RVER}
+export S3_SECRET_ACCESS_KEY=${S3_SECRET_ACCESS_KEY:-S3RVER}
+export BOOTSTRAP_ADMIN=false
+export AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
+
+pids=()
+stop() {
+  trap - INT TERM EXIT
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  wait || true
+}
+trap stop INT TERM EXIT
+
+if [ -z "${S3_ENDPOINT:-}" ]; then
+  mkdir -p data/s3rver
+  node node_modules/s3rver/bin/s3rver.js --directory data/s3rver --address 127.0.0.1 --port 9000 --configure-bucket "$S3_BUCKET" --silent &
+  pids+=($!)
+  export S3_ENDPOINT=http://127.0.0.1:9000
+  sleep 1
+fi
+
+node deploy/build.mjs
+for i in $(seq 0 $((api_nodes - 1))); do
+  PORT=$((base_port + i)) node --enable-source-maps dist/api.js &
+  pids+=($!)
+done
+for _ in $(seq 1 "$workers"); do
+  node --enable-source-maps dist/worker.js &
+  pids+=($!)
+done
+echo "API nodes on ports $base_port..$((base_port + api_nodes - 1)); $workers workers. Create a key: npm run admin -- accounts create --name me --plan pro"
+wait
