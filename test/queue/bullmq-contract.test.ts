@@ -1,0 +1,22 @@
+import { QUEUE_NAMES } from '../../shared/jobs/contracts.js';
+import { createLogger } from '../../shared/log.js';
+import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
+import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { describeJobQueueContract } from './contract.js';
+import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
+
+describeJobQueueContract('BullMQ (producer and workers in one process, real Redis)', async ({ handlers, blobs }) => {
+  const prefix = freshPrefix();
+  const logger = createLogger('silent');
+  const connection = SHARED_REDIS_URL;
+  const queue = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix, attempts: 3, backoffMs: 20 });
+  const workers = await startBullMqWorkers({ connection, handlers, blobs, queues: QUEUE_NAMES, concurrency: 32, logger, blobRetentionMs: 0, prefix });
+  return {
+    queue,
+    close: async () => {
+      await workers.close();
+      await queue.close();
+      await dropPrefix(connection, prefix);
+    },
+  };
+});
