@@ -38,8 +38,13 @@ export async function startServer(handler: RequestListener, options: { port: num
       closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        // Keep-alive connections become idle as their in-flight requests finish: close each then,
+        // and tell clients not to reuse them.
+        server.on('request', (_req, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();

@@ -43,6 +43,10 @@ const envSchema = z.object({
   BLOB_RETENTION_SECONDS: int(0).default(0),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
+  /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */
+  WORKER_LOCK_MS: int(1000).default(30_000),
+  /** How often workers look for jobs whose worker died. */
+  WORKER_STALLED_INTERVAL_MS: int(1000).default(30_000),
   /** Express "trust proxy" setting: false, true, a hop count, or a list of addresses. */
   TRUST_PROXY: z.string().default('false'),
   TLS_CERT: z.string().optional(),

@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { createMemoryLimiter, createRedisLimiter, type RequestLimiter } from './limits/limiter.js';
 import { loadPlanCatalog, type PlanCatalog } from './limits/plans.js';
 import type { Logger } from './log.js';
-import { LIMITS_KEY_BASE } from './naming.js';
+import { LIMITS_KEY_BASE, namespacedRedisKey } from './naming.js';
 import { closeRedis, createRedis } from './queue/redis-connection.js';
 import { databaseOptionsFromConfig } from './store/database.js';
 import { createStore } from './store/kysely-store.js';
@@ -51,7 +51,7 @@ export function openLimiter(config: Config, store: AccountStore, catalog: PlanCa
     return { limiter, close: () => limiter.close() };
   }
   const redis = createRedis(config.REDIS_URL, 'limiter', { logger, connectionName: 'sha224d:limiter' });
-  const limiter = createRedisLimiter({ ...base, redis, keyPrefix: config.QUEUE_PREFIX ? `${LIMITS_KEY_BASE}:${config.QUEUE_PREFIX}` : undefined });
+  const limiter = createRedisLimiter({ ...base, redis, keyPrefix: namespacedRedisKey(config.QUEUE_PREFIX, LIMITS_KEY_BASE) });
   return {
     limiter,
     close: async () => {

@@ -23,6 +23,6 @@ export function onShutdown(logger: Logger, graceMs: number, cleanups: Array<() =
       process.exit(0);
     })();
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     blobRetentionMs: blobRetentionMs(config),
     prefix: config.QUEUE_PREFIX,
     closeGraceMs: config.SHUTDOWN_GRACE_MS,
+    lockDurationMs: config.WORKER_LOCK_MS,
+    stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
   });
   logger.info({ role: 'worker', queues: options.queues, concurrency: options.concurrency }, 'sha224d worker started');
   process.stdout.write(`sha224d worker ready: queues ${options.queues.join(',')} concurrency ${options.concurrency}\n`);

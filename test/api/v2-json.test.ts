@@ -1,17 +1,17 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES } from '../store/engines.js';
-import { postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { postJson } from '../helpers/api-server.js';
+import { startTarget, TARGETS, type Target } from '../helpers/targets.js';
 
 const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
 const sha224 = (b: Buffer | string) => createHash('sha224').update(b).digest();
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-describe.each(ENGINES)('/v2 JSON endpoints on %s', (engine) => {
-  let s: TestServer;
+describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
   beforeAll(async () => {
-    s = await startTestServer({ engine });
+    s = await startTarget(target);
     h = { 'x-api-key': s.keys.production };
   });
   afterAll(() => s.close());

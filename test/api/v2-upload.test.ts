@@ -1,18 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { getJson } from '../helpers/api-server.js';
+import { startTarget, TARGETS, type Target } from '../helpers/targets.js';
 
 const sha224Hex = (b: Buffer) => createHash('sha224').update(b).digest('hex');
 
-function blobFiles(s: TestServer): string[] {
-  const root = path.join(s.config.dataDir, 'blobs');
-  try {
-    return readdirSync(root, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
-  } catch {
-    return [];
-  }
+function blobFiles(s: Target): string[] {
+  return s.storedBlobs();
 }
 
 async function until(check: () => boolean, ms = 2000): Promise<void> {
@@ -20,11 +14,11 @@ async function until(check: () => boolean, ms = 2000): Promise<void> {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
 }
 
-describe('/v2 uploads', () => {
-  let s: TestServer;
+describe.each(TARGETS)('/v2 uploads on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
   beforeAll(async () => {
-    s = await startTestServer({ env: { MAX_FILE_BYTES: String(2 * 1024 * 1024), MAX_STREAM_BYTES: String(3 * 1024 * 1024) } });
+    s = await startTarget(target, { MAX_FILE_BYTES: String(2 * 1024 * 1024), MAX_STREAM_BYTES: String(3 * 1024 * 1024) });
     h = { 'x-api-key': s.keys.production };
   });
   afterAll(() => s.close());
@@ -163,7 +157,8 @@ describe('/v2 uploads', () => {
       const res = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers: h, body: JSON.stringify({ items: [{ id: 'a', data: 'x' }] }) });
       const { job_id } = await res.json();
       const other = await s.newKey({ plan: 'pro' });
-      const foreign = await getJson(`${s.url}/v2/jobs/${job_id}`, { 'x-api-key': other.secret });
+      // Read through the other API node where there is one: any node serves any job.
+      const foreign = await getJson(`${s.urls.at(-1)}/v2/jobs/${job_id}`, { 'x-api-key': other });
       expect(foreign.status).toBe(404);
       expect(foreign.body.error.code).toBe('NOT_FOUND');
       const unknown = await getJson(`${s.url}/v2/jobs/00000000-0000-0000-0000-000000000000`, h);

@@ -1,0 +1,65 @@
+/**
+ * Where a suite runs: the embedded app in process on SQLite or PostgreSQL, or a distributed
+ * cluster of real processes (2 API nodes + 2 workers on Redis, PostgreSQL and s3rver). The /v2
+ * suites run on all three, so distributed mode is held to the same assertions.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../shared/config.js';
+import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
+import { startTestServer } from './api-server.js';
+import { startCluster } from './cluster.js';
+
+export type TargetName = 'sqlite' | 'postgres' | 'cluster';
+export const TARGETS: TargetName[] = ['sqlite', 'postgres', 'cluster'];
+
+export interface Target {
+  name: TargetName;
+  /** Every API node's base URL (one in embedded mode). */
+  urls: string[];
+  url: string;
+  config: Config;
+  store: AccountStore;
+  keys: Record<KeyType, string>;
+  /** Uploaded bytes still held by the blob store. */
+  storedBlobs(): string[];
+  newKey(options: { type?: KeyType; plan?: Plan }): Promise<string>;
+  close(): Promise<void>;
+}
+
+function filesUnder(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+  } catch {
+    return [];
+  }
+}
+
+export async function startTarget(name: TargetName, env: Record<string, string> = {}): Promise<Target> {
+  if (name === 'cluster') {
+    const c = await startCluster({ env });
+    return {
+      name,
+      urls: c.urls,
+      url: c.urls[0]!,
+      config: loadConfig(c.env),
+      store: c.store,
+      keys: c.keys,
+      storedBlobs: () => c.storedObjects(),
+      newKey: (o) => c.newKey(o),
+      close: () => c.close(),
+    };
+  }
+  const s = await startTestServer({ engine: name, env });
+  return {
+    name,
+    urls: [s.url],
+    url: s.url,
+    config: s.config,
+    store: s.store,
+    keys: s.keys,
+    storedBlobs: () => filesUnder(path.join(s.config.dataDir, 'blobs')),
+    newKey: async (o) => (await s.newKey(o)).secret,
+    close: () => s.close(),
+  };
+}
