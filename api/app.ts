@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
@@ -7,6 +8,7 @@ import { errorHandler, notFound } from './http/error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
+import { createV1Router } from './v1/router.js';
 import { createV2Router } from './v2/router.js';
 import { httpsOnly } from './middleware/https-only.js';
 import { detectSandbox } from './middleware/sandbox.js';
@@ -58,11 +60,18 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     res.json(openapi);
   });
   if (existsSync(SDK_BUNDLE)) {
+    // The client library (issue 7) at a stable path: cacheable for an hour, revalidated by ETag.
     const bundle = readFileSync(SDK_BUNDLE);
-    app.get('/sdk/sha224.min.js', (_req, res) => {
-      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+    const etag = `"${createHash('sha256').update(bundle).digest('base64url').slice(0, 27)}"`;
+    app.get('/sdk/sha224.min.js', (req, res) => {
       res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.setHeader('ETag', etag);
       res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.headers['if-none-match'] === etag) {
+        res.status(304).end();
+        return;
+      }
+      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
       res.send(bundle);
     });
   }
@@ -70,6 +79,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   // The sandbox serves /v1 (SPEC "Versioning": the sandbox also uses the /v1 prefix).
   app.use('/v2', (_req, res, next) => (res.locals.sandbox === true ? notFound(renderV2Error)(_req, res, next) : next()));
   app.use('/v2', createV2Router(deps));
+  app.use('/v1', createV1Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
   app.use(notFound(renderV2Error));
   app.use(errorHandler({ render: renderV2Error, logger: deps.logger }));

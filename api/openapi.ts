@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { z } from 'zod';
 import * as v2 from './schemas/v2.js';
+import { registerV1Paths } from './v1/openapi.js';
 
 type Schema = z.ZodType;
 
@@ -57,6 +58,7 @@ export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void 
     request: { query: v2.StreamQuery, body: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
     responses: { 200: { description: 'OK', ...json(v2.StreamResponse) }, 202: { description: 'Accepted', ...json(v2.AcceptedResponse) }, 413: { description: 'FILE_TOO_LARGE', ...json(v2.ErrorResponse) }, ...errors },
   });
+  registerV1Paths(registry);
   extra(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -83,8 +83,9 @@ export async function serve(app: RequestListener, options: ServeOptions): Promis
     redirect = await startServer(
       (req, res) => {
         const hostname = (req.headers.host ?? options.host).replace(/:\d+$/, '');
-        res.writeHead(308, { Location: httpsUrl(hostname, req.url ?? '/', target), 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ success: false, error: { code: 'HTTPS_REQUIRED', message: 'Use HTTPS', details: '' } }));
+        // 308 keeps a POST's method and body (RFC 9110 §15.4.9); the Location says everything.
+        res.writeHead(308, { Location: httpsUrl(hostname, req.url ?? '/', target), 'Content-Length': '0' });
+        res.end();
       },
       { port: options.redirectPort, host: options.host, logger: options.logger },
     );

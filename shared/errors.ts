@@ -1,7 +1,7 @@
 /**
  * The one error catalog. Every failure the service reports has a stable string code here;
  * each API generation maps a ServiceError to its own envelope in exactly one place
- * (api/v1/envelope.ts, api/v2/envelope.ts). Codes are part of the public contract:
+ * (api/http/envelopes.ts: renderV1Error, renderV2Error). Codes are part of the public contract:
  * never rename one, only add.
  *
  * SPEC "Errors": v2 codes INVALID_INPUT, UNAUTHORIZED, EXPIRED_KEY, FILE_TOO_LARGE,

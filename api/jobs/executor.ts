@@ -17,13 +17,17 @@ export interface ExecutorOptions {
 export class JobExecutor {
   constructor(private readonly options: ExecutorOptions) {}
 
-  async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number): Promise<JobResults[K]> {
+  /**
+   * `waitMs` lengthens the wait for a job whose own work is bounded by a longer timeout than
+   * SYNC_TIMEOUT (a URL fetch may take up to 60 s); the wait is never shorter than SYNC_TIMEOUT.
+   */
+  async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number, waitMs = 0): Promise<JobResults[K]> {
     if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
       // K is narrowed to a memory kind at run time; TypeScript cannot carry that to the payload type.
       const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => unknown;
       return compute(kind, payload) as JobResults[K];
     }
-    return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: this.options.syncTimeoutMs });
+    return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: Math.max(this.options.syncTimeoutMs, waitMs) });
   }
 
   submit<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, idempotencyKey?: string): Promise<{ id: string; created: boolean }> {

@@ -3,10 +3,10 @@
  * synchronous responses and finished async jobs (GET /v2/jobs/{id}) render through the same ones.
  */
 import type { OutputFormat } from '../../shared/hashing/encoding.js';
-import { encodeDigest } from '../../shared/hashing/encoding.js';
 import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
 import type { JobRecord } from '../../shared/queue/types.js';
 import { isoMillis } from '../../shared/time.js';
+import { encoded } from '../http/digest-output.js';
 
 export interface Timing {
   finishedAt: Date;
@@ -15,12 +15,6 @@ export interface Timing {
 
 export function timingSince(startedMs: number): Timing {
   return { finishedAt: new Date(), processingMs: Math.round(performance.now() - startedMs) };
-}
-
-/** `binary` is returned base64-encoded, and `encoding` says how the string is encoded. */
-function encoded(digestHex: string, output: OutputFormat): { hash: string; encoding: string } {
-  if (output === 'hex') return { hash: digestHex, encoding: 'hex' };
-  return { hash: encodeDigest(Buffer.from(digestHex, 'hex'), output), encoding: 'base64' };
 }
 
 function stamp(t: Timing): { timestamp: string; processing_time_ms: number } {

@@ -1,0 +1,155 @@
+/**
+ * Request and response schemas of /v1 (SPEC "v1 Set A", "v1 Set B"), the one source of
+ * validation and of the OpenAPI document. Set A names fields in camelCase, Set B in snake_case,
+ * exactly as the spec's tables; v1 timestamps have second precision.
+ */
+import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/fetch-and-hash.js';
+import { chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
+import { BATCH_MAX_ITEMS } from './v2.js';
+
+/** URLs longer than this are refused before any work (docs/v1.md "Decisions"). */
+export const URL_MAX_CHARS = 2048;
+/** hash1/hash2 of /v1/compare: hex of any digest up to SHA-512's 128 characters. */
+const COMPARE_HEX = /^[0-9a-fA-F]{1,128}$/;
+
+const timestamp = z.string().openapi({ description: 'ISO 8601 UTC, second precision', example: '2026-11-21T12:00:00Z' });
+const algorithm = z.literal('sha224');
+const integer = z.number().int();
+
+function itemsOf<T extends z.ZodType>(item: T) {
+  return z
+    .array(item, { error: (issue) => (issue.input === undefined ? 'The items parameter is required' : 'items must be an array') })
+    .min(1, { message: 'items must hold at least one entry' })
+    .max(BATCH_MAX_ITEMS, { message: `items may hold at most ${BATCH_MAX_ITEMS} entries` });
+}
+
+const itemId = requiredString('id').max(256, { message: 'id must be at most 256 characters' }).optional().openapi({ description: "Defaults to the item's index" });
+
+// ---- Set A requests --------------------------------------------------------------------------
+
+export const HashRequestA = z
+  .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), outputFormat: outputFormat('outputFormat') })
+  .openapi('V1HashRequest');
+
+export const VerifyRequestA = z
+  .object({ data: requiredString('data'), hash: hexDigest('hash'), encoding: inputEncoding('encoding') })
+  .openapi('V1VerifyRequest');
+
+export const FileFieldsA = z.object({ outputFormat: outputFormat('outputFormat', ['hex', 'base64']) });
+
+export const HmacRequestA = z
+  .object({
+    data: requiredString('data'),
+    key: requiredString('key'),
+    encoding: inputEncoding('encoding'),
+    keyEncoding: inputEncoding('keyEncoding'),
+    outputFormat: outputFormat('outputFormat', ['hex', 'base64']),
+  })
+  .openapi('V1HmacRequest');
+
+// ---- Set B requests --------------------------------------------------------------------------
+
+export const TextHashRequest = z.object({ text: requiredString('text'), encoding: inputEncoding('encoding') }).openapi('V1TextHashRequest');
+
+export const FileFieldsB = z.object({ chunk_size: chunkSize('chunk_size') });
+
+export const UrlHashRequest = z
+  .object({
+    url: requiredString('url').max(URL_MAX_CHARS, { message: `url must be at most ${URL_MAX_CHARS} characters` }).openapi({ format: 'uri' }),
+    timeout: z
+      .number({ error: () => 'timeout must be a number of seconds' })
+      .optional()
+      .openapi({ description: `Seconds, greater than 0 and at most ${URL_TIMEOUT_MAX_MS / 1000}; default ${URL_TIMEOUT_DEFAULT_MS / 1000}` }),
+  })
+  .openapi('V1UrlHashRequest');
+
+export const TextVerifyRequest = z
+  .object({ hash: hexDigest('hash'), text: requiredString('text'), encoding: inputEncoding('encoding') })
+  .openapi('V1TextVerifyRequest');
+
+export const FileVerifyFields = z.object({ hash: hexDigest('hash') });
+
+export const BatchHashRequest = z
+  .object({ items: itemsOf(z.object({ id: itemId, text: requiredString('text') })), encoding: inputEncoding('encoding') })
+  .openapi('V1BatchHashRequest');
+
+export const BatchVerifyRequest = z
+  .object({ items: itemsOf(z.object({ id: itemId, hash: hexDigest('hash'), text: requiredString('text') })), encoding: inputEncoding('encoding') })
+  .openapi('V1BatchVerifyRequest');
+
+function compareHex(field: string) {
+  return requiredString(field).regex(COMPARE_HEX, { message: `${field} must be a hexadecimal string of 1 to 128 characters` });
+}
+
+export const CompareRequest = z.object({ hash1: compareHex('hash1'), hash2: compareHex('hash2') }).openapi('V1CompareRequest');
+
+// ---- Set A responses (SPEC "Resources and their fields") -------------------------------------
+
+export const HashResponseA = z
+  .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
+  .openapi('V1HashResponse');
+
+export const VerifyResponseA = z.object({ success: z.literal(true), verified: z.boolean(), algorithm, timestamp }).openapi('V1VerifyResponse');
+
+export const FileHashResponseA = z
+  .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), fileName: z.string(), fileSize: integer, timestamp })
+  .openapi('V1FileHashResponse');
+
+export const HmacResponseA = z
+  .object({ success: z.literal(true), hmac: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
+  .openapi('V1HmacResponse');
+
+export const UsageResponseA = z
+  .object({
+    success: z.literal(true),
+    account: z.object({
+      tier: z.string(),
+      quota: z.object({
+        daily: integer.openapi({ description: '-1 when the plan has no daily quota' }),
+        used: integer,
+        remaining: integer.openapi({ description: '-1 when the plan has no daily quota' }),
+        resetTime: timestamp,
+      }),
+      rateLimit: z.object({ requestsPerSecond: integer.openapi({ description: '-1 when unlimited' }), maxFileSize: integer }),
+    }),
+    timestamp,
+  })
+  .openapi('V1UsageResponse');
+
+// ---- Set B responses --------------------------------------------------------------------------
+
+export const TextHashResponse = z.object({ hash: z.string(), input_length: integer, timestamp }).openapi('V1TextHashResponse');
+
+export const FileHashResponseB = z.object({ hash: z.string(), filename: z.string(), filesize: integer, timestamp }).openapi('V1HashFileResponse');
+
+export const UrlHashResponse = z.object({ hash: z.string(), url: z.string(), content_length: integer, timestamp }).openapi('V1UrlHashResponse');
+
+export const TextVerifyResponse = z.object({ valid: z.boolean(), expected: z.string(), computed: z.string(), timestamp }).openapi('V1TextVerifyResponse');
+
+export const FileVerifyResponse = z
+  .object({ valid: z.boolean(), expected: z.string(), computed: z.string(), filename: z.string(), timestamp })
+  .openapi('V1FileVerifyResponse');
+
+export const BatchHashResponse = z
+  .object({ results: z.array(z.object({ id: z.string(), hash: z.string(), input_length: integer })), count: integer, timestamp })
+  .openapi('V1BatchHashResponse');
+
+export const BatchVerifyResponse = z
+  .object({ results: z.array(z.object({ id: z.string(), valid: z.boolean(), expected: z.string(), computed: z.string() })), count: integer, timestamp })
+  .openapi('V1BatchVerifyResponse');
+
+export const CompareResponse = z.object({ match: z.boolean(), timestamp }).openapi('V1CompareResponse');
+
+export const StatusResponse = z
+  .object({
+    status: z.enum(['operational', 'degraded']),
+    version: z.string(),
+    rate_limit: z.object({ limit: integer, remaining: integer, reset: timestamp }).openapi({ description: 'The v1 Set B per-minute window; -1 when unlimited' }),
+    account: z.object({ plan: z.string(), requests_today: integer, requests_quota: integer.openapi({ description: '-1 when the plan has no daily quota' }) }),
+    timestamp,
+  })
+  .openapi('V1StatusResponse');
+
+export const ErrorResponseV1 = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.union([z.string(), z.number()])) }) })
+  .openapi('V1ErrorResponse');

@@ -1,0 +1,119 @@
+/**
+ * v1 response bodies, one function per table of SPEC "Resources and their fields": Set A in
+ * camelCase with `algorithm: 'sha224'`, Set B in snake_case. Timestamps have second precision.
+ * Digests arrive from jobs as lowercase hex (shared/jobs/contracts.ts).
+ */
+import type { OutputFormat } from '../../shared/hashing/encoding.js';
+import { digestMatchesHex } from '../../shared/hashing/verify.js';
+import type { JobResults } from '../../shared/jobs/contracts.js';
+import { NO_LIMIT, type UsageSnapshot } from '../../shared/limits/types.js';
+import { isoSeconds } from '../../shared/time.js';
+import { encoded } from '../http/digest-output.js';
+
+const ALGORITHM = 'sha224' as const;
+/** Set B status `version` (SPEC "Versioning": the status operation returns a version string). */
+export const V1_VERSION = '1.0';
+
+/** The spec types every usage figure as a number; "no limit" is -1, as in X-RateLimit-Limit. */
+function figure(value: number | null): number {
+  return value ?? NO_LIMIT;
+}
+
+function stamp(at: Date = new Date()): string {
+  return isoSeconds(at);
+}
+
+// ---- Set A -----------------------------------------------------------------------------------
+
+export function hashBodyA(result: JobResults['hash'], output: OutputFormat) {
+  const { hash, encoding } = encoded(result.digest, output);
+  return { success: true as const, hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
+}
+
+export function verifyBodyA(result: JobResults['verify']) {
+  return { success: true as const, verified: result.valid, algorithm: ALGORITHM, timestamp: stamp() };
+}
+
+export function fileHashBodyA(result: JobResults['file'], filename: string, output: OutputFormat) {
+  const { hash, encoding } = encoded(result.digest, output);
+  return { success: true as const, hash, algorithm: ALGORITHM, encoding, fileName: filename, fileSize: result.size, timestamp: stamp() };
+}
+
+export function hmacBodyA(result: JobResults['hmac'], output: OutputFormat) {
+  const { hash, encoding } = encoded(result.digest, output);
+  return { success: true as const, hmac: hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
+}
+
+/** Field mapping: docs/limits.md "usage() → v1 Set A /v1/usage"; `maxFileSize` is the size enforced (plan, capped by MAX_FILE_BYTES). */
+export function usageBodyA(usage: UsageSnapshot, maxFileSize: number) {
+  return {
+    success: true as const,
+    account: {
+      tier: usage.tier,
+      quota: { daily: figure(usage.dailyQuota), used: usage.used, remaining: figure(usage.remaining), resetTime: stamp(usage.resetTime) },
+      rateLimit: { requestsPerSecond: figure(usage.requestsPerSecond.v1), maxFileSize },
+    },
+    timestamp: stamp(),
+  };
+}
+
+// ---- Set B -----------------------------------------------------------------------------------
+
+export function textHashBody(result: JobResults['hash']) {
+  return { hash: result.digest, input_length: result.size, timestamp: stamp() };
+}
+
+export function fileHashBodyB(result: JobResults['file'], filename: string) {
+  return { hash: result.digest, filename, filesize: result.size, timestamp: stamp() };
+}
+
+/** `url` is the URL as supplied (not the one after redirects); content_length the bytes hashed. */
+export function urlHashBody(result: JobResults['url'], url: string) {
+  return { hash: result.digest, url, content_length: result.size, timestamp: stamp() };
+}
+
+/** `expected` echoes the caller's hash as sent; `computed` is lowercase hex. */
+export function textVerifyBody(result: JobResults['verify'], expected: string) {
+  return { valid: result.valid, expected, computed: result.digest, timestamp: stamp() };
+}
+
+export function fileVerifyBody(result: JobResults['file'], expected: string, filename: string) {
+  return { valid: matches(result.digest, expected), expected, computed: result.digest, filename, timestamp: stamp() };
+}
+
+export function batchHashBody(result: JobResults['batch']) {
+  const results = result.results.map((item) => ({ id: item.id, hash: item.digest, input_length: item.size }));
+  return { results, count: results.length, timestamp: stamp() };
+}
+
+/** `expected[i]` is item i's hash as sent; batch results keep request order (shared/jobs/compute.ts). */
+export function batchVerifyBody(result: JobResults['batch'], expected: readonly string[]) {
+  const results = result.results.map((item, i) => {
+    const hash = expected[i] ?? '';
+    return { id: item.id, valid: matches(item.digest, hash), expected: hash, computed: item.digest };
+  });
+  return { results, count: results.length, timestamp: stamp() };
+}
+
+export function compareBody(match: boolean) {
+  return { match, timestamp: stamp() };
+}
+
+export type ServiceStatus = 'operational' | 'degraded';
+
+/** Field mapping: docs/limits.md "Set B status". */
+export function statusBody(status: ServiceStatus, usage: UsageSnapshot) {
+  const window = usage.minuteWindow;
+  return {
+    status,
+    version: V1_VERSION,
+    rate_limit: { limit: figure(window.limit), remaining: figure(window.remaining), reset: stamp(new Date(window.resetAtUnix * 1000)) },
+    account: { plan: usage.plan, requests_today: usage.used, requests_quota: figure(usage.dailyQuota) },
+    timestamp: stamp(),
+  };
+}
+
+/** Constant-time comparison of a computed hex digest with the caller's (any case). */
+function matches(digestHex: string, providedHex: string): boolean {
+  return digestMatchesHex(Buffer.from(digestHex, 'hex'), providedHex);
+}
