@@ -110,7 +110,7 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
     const result = await done;
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body)).toMatchObject({ hash: sha224Hex(bytes), size: bytes.length });
-    expect(await node.proc.stop()).toBe(0);
+    expect(await node.proc.exited).toBe(0);
     await expect(fetch(`${node.url}/healthz`)).rejects.toThrow();
   });
 
@@ -119,10 +119,10 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
     const bytes = randomBytes(30 * 1024 * 1024);
     const pending = fetch(`${c.url(0)}/v2/stream`, { method: 'POST', headers: { 'x-api-key': c.keys.production, 'content-type': 'application/octet-stream' }, body: bytes });
     await sleep(300);
-    const exited = worker.stop('SIGTERM');
+    worker.child.kill('SIGTERM');
     const res = await pending;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { hash: string }).hash).toBe(sha224Hex(bytes));
-    expect(await exited).toBe(0);
+    expect(await worker.exited).toBe(0);
   });
 });

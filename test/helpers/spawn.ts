@@ -15,6 +15,8 @@ export interface SpawnedProcess {
   /** Resolves with the first match of `pattern` in stdout/stderr. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has exited, sending nothing. */
+  exited: Promise<number | null>;
 }
 
 export type Entry = 'embedded' | 'api' | 'worker';
@@ -37,6 +39,7 @@ export function spawnEntry(entry: Entry, env: Record<string, string>, args: stri
   return {
     child,
     pid: child.pid!,
+    exited,
     output: () => text,
     waitFor(pattern, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
