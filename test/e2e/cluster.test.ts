@@ -5,7 +5,12 @@
  */
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bullQueueName } from '../../shared/naming.js';
+import { bullPrefixOf } from '../../shared/queue/bullmq-wire.js';
+import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 
 const sha224Hex = (b: Buffer | string) => createHash('sha224').update(b).digest('hex');
@@ -20,7 +25,8 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
   let c: Cluster;
   let queueOnly: string;
   beforeAll(async () => {
-    c = await startCluster({ apiNodes: 2, workers: 2 });
+    // The default workers leave the stream queue alone, so the shutdown tests know which worker runs a stream job.
+    c = await startCluster({ apiNodes: 2, workers: 2, workerArgs: ['--queues', 'hash,batch,file,url'] });
     queueOnly = (await c.addApi({ INLINE_MAX_BYTES: '0' })).url;
   }, 60_000);
   afterAll(() => c.close());
@@ -90,6 +96,7 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
 
   it('SIGTERM on an API node finishes the in-flight upload, then the node exits 0', async () => {
     const node = await c.addApi();
+    const streamWorker = await c.addWorker(['--queues', 'stream']);
     const bytes = randomBytes(8 * 1024 * 1024);
     const done = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(`${node.url}/v2/stream`, { method: 'POST', headers: { 'x-api-key': c.keys.production, 'content-type': 'application/octet-stream' } }, (res) => {
@@ -112,13 +119,18 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
     expect(JSON.parse(result.body)).toMatchObject({ hash: sha224Hex(bytes), size: bytes.length });
     expect(await node.proc.exited).toBe(0);
     await expect(fetch(`${node.url}/healthz`)).rejects.toThrow();
+    streamWorker.child.kill('SIGTERM');
+    expect(await streamWorker.exited).toBe(0);
   });
 
   it('SIGTERM on a worker lets its active job finish, then the worker exits 0', async () => {
-    const worker = await c.addWorker(['--queues', 'stream']);
+    const worker = await c.addWorker(['--queues', 'stream']); // the only stream consumer
+    const queue = new Queue(bullQueueName('stream'), { connection: new Redis(SHARED_REDIS_URL, { maxRetriesPerRequest: null }), prefix: bullPrefixOf(c.env.QUEUE_PREFIX) });
     const bytes = randomBytes(30 * 1024 * 1024);
     const pending = fetch(`${c.url(0)}/v2/stream`, { method: 'POST', headers: { 'x-api-key': c.keys.production, 'content-type': 'application/octet-stream' }, body: bytes });
-    await sleep(300);
+    for (let i = 0; i < 2000 && (await queue.getActiveCount()) === 0; i++) await sleep(5);
+    expect(await queue.getActiveCount()).toBe(1);
+    await queue.close();
     worker.child.kill('SIGTERM');
     const res = await pending;
     expect(res.status).toBe(200);
