@@ -6,6 +6,7 @@ import type { ApiDeps } from './deps.js';
 import { renderV2Error } from './http/envelopes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { createV1Router } from './v1/router.js';
@@ -17,8 +18,6 @@ import './http/context.js';
 export interface AppOptions {
   /** Extra routers mounted before the catch-all (v1, realtime), each owning its prefix. */
   mounts?: Array<{ prefix: string; router: RequestHandler }>;
-  /** Readiness checks beyond store, queue and blob store. */
-  readiness?: Array<() => Promise<void>>;
 }
 
 const SDK_BUNDLE = path.join(import.meta.dirname, '..', 'shared', 'sdk', 'dist', 'sha224.min.js');
@@ -45,15 +44,10 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const checks: Array<[string, () => Promise<void>]> = [
-      ['store', () => deps.store.ping()],
-      ['queue', () => deps.queue.ping()],
-      ['blobs', () => deps.blobs.ping()],
-      ...(options.readiness ?? []).map((check, i): [string, () => Promise<void>] => [`check${i}`, check]),
-    ];
-    const results = await Promise.all(checks.map(async ([name, check]) => [name, await withTimeout(check(), 2000).then(() => 'ok', () => 'failed')] as const));
-    const ready = results.every(([, state]) => state === 'ok');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) });
+    const answers = await probeDependencies(deps, 2000);
+    const ready = Object.values(answers).every(Boolean);
+    const checks = Object.fromEntries(Object.entries(answers).map(([name, ok]) => [name, ok ? 'ok' : 'failed']));
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   const openapi = buildOpenApiDocument();
   app.get('/openapi.json', (_req, res) => {
@@ -84,20 +78,4 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.use(notFound(renderV2Error));
   app.use(errorHandler({ render: renderV2Error, logger: deps.logger }));
   return app;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('timeout')), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }

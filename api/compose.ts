@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import type { Principal } from '../shared/auth/principal.js';
 import { createAuthenticator, type TokenVerifier } from '../shared/auth/credentials.js';
+import { createJwtVerifier } from '../shared/auth/jwt.js';
+import { createOAuthVerifier, routeBearerTokens } from '../shared/auth/oauth-verifier.js';
 import type { BlobStore } from '../shared/blob/types.js';
 import type { Config } from '../shared/config.js';
 import { maxFileBytes } from '../shared/limits/file-limits.js';
@@ -8,11 +10,13 @@ import type { RequestLimiter } from '../shared/limits/limiter.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import type { Logger } from '../shared/log.js';
 import type { JobQueue } from '../shared/queue/types.js';
+import { KyselyAccountStore } from '../shared/store/kysely-store.js';
 import type { AccountStore } from '../shared/store/types.js';
 import { createApp, type AppOptions } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
 import type { ApiDeps, UploadEndpoint } from './deps.js';
 import { JobExecutor } from './jobs/executor.js';
+import { createOAuthRouter } from './oauth/router.js';
 
 export interface ApiEngines {
   config: Config;
@@ -47,18 +51,28 @@ export function planUploadLimits(config: Config, catalog: PlanCatalog): (princip
 /** Wires the API's dependencies; the composition roots (embedded, api/main) call this. */
 export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app: Express; deps: ApiDeps } {
   const { config } = engines;
+  // Enterprise bearer tokens (SPEC "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
+  // is set; OAuth 2.0 whenever the store is the SQL one (its tables hold clients, codes and tokens).
+  const db = engines.store instanceof KyselyAccountStore ? engines.store.db : undefined;
+  const bearerVerifiers = engines.bearerVerifiers ?? [
+    routeBearerTokens({
+      jwt: config.JWT_SECRET ? createJwtVerifier({ secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, store: engines.store }) : undefined,
+      oauth: db ? createOAuthVerifier({ db }) : undefined,
+    }),
+  ];
+  const mounts = db ? [{ prefix: '/oauth', router: createOAuthRouter({ store: engines.store, db, logger: engines.logger }) }, ...(options.mounts ?? [])] : options.mounts;
   const deps: ApiDeps = {
     config,
     logger: engines.logger,
     store: engines.store,
     queue: engines.queue,
     blobs: engines.blobs,
-    authenticator: createAuthenticator({ store: engines.store, bearerVerifiers: engines.bearerVerifiers }),
+    authenticator: createAuthenticator({ store: engines.store, bearerVerifiers }),
     executor: new JobExecutor({ queue: engines.queue, inlineMaxBytes: config.INLINE_MAX_BYTES, syncTimeoutMs: config.syncTimeoutMs }),
     limiter: engines.limiter,
     catalog: engines.catalog,
     maxUploadBytes: planUploadLimits(config, engines.catalog),
     anyClientKeyAllows: clientDomainIndex(engines.store),
   };
-  return { app: createApp(deps, options), deps };
+  return { app: createApp(deps, { ...options, mounts }), deps };
 }

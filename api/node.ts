@@ -8,6 +8,7 @@ import { onShutdown } from '../shared/shutdown.js';
 import type { AccountStore } from '../shared/store/types.js';
 import { composeApi } from './compose.js';
 import type { ApiDeps } from './deps.js';
+import { attachRealtime } from './realtime/index.js';
 import { serve, type Listeners } from './server.js';
 
 export interface ApiNodeEngines {
@@ -38,12 +39,16 @@ export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
   const { app, deps } = composeApi({ ...engines, limiter: limits.limiter, catalog });
   const tls = config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined;
   const listeners = await serve(app, { port: config.PORT, host: config.HOST, logger, tls, sandboxPort: config.SANDBOX_PORT, redirectPort: config.HTTP_REDIRECT_PORT });
+  const realtime = await attachRealtime(listeners, deps);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `${tls ? 'https' : 'http'}://${shownHost}:${listeners.main.port}`;
 
   // SIGTERM: stop accepting and finish in-flight requests, then close the engines (issue 3 §7).
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
-    () => listeners.close(config.SHUTDOWN_GRACE_MS),
+    // Upgraded (WebSocket) connections would hold the HTTP server open: close both together.
+    async () => {
+      await Promise.all([realtime.close(), listeners.close(config.SHUTDOWN_GRACE_MS)]);
+    },
     ...(engines.cleanups ?? []),
     () => engines.queue.close(),
     () => limits.close(),

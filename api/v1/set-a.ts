@@ -12,7 +12,7 @@ import { FileFieldsA, HashRequestA, HmacRequestA, TextVerifyRequest, VerifyReque
 import type { RouteTable, V1Context } from './context.js';
 import { fileHashBodyA, hashBodyA, hmacBodyA, usageBodyA, verifyBodyA } from './render.js';
 import { verifyText } from './set-b.js';
-import { receiveV1Upload } from './uploads.js';
+import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 
 export const SET_A_ROUTES: RouteTable = [
   ['/hash', ['POST']],
@@ -46,7 +46,7 @@ export function mountSetA(router: Router, { deps, guard, json }: V1Context): voi
 
   router.post('/file/hash', ...guard('hash'), async (req, res) => {
     const principal = principalOf(res);
-    const { upload, fields } = await receiveV1Upload(deps, req, principal, FileFieldsA);
+    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileFieldsA);
     const payload = { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: fields.outputFormat };
     const result = await executor.run('file', payload, principal);
     res.json(fileHashBodyA(result, upload.filename, fields.outputFormat));

@@ -26,7 +26,7 @@ import {
 import type { RouteTable, V1Context } from './context.js';
 import { batchHashBody, batchVerifyBody, compareBody, fileHashBodyB, fileVerifyBody, statusBody, textHashBody, textVerifyBody, urlHashBody } from './render.js';
 import { serviceStatus } from './service-status.js';
-import { receiveV1Upload } from './uploads.js';
+import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 
 export const SET_B_ROUTES: RouteTable = [
   ['/hash/text', ['POST']],
@@ -52,7 +52,7 @@ export function mountSetB(router: Router, { deps, guard, json }: V1Context): voi
 
   router.post('/hash/file', ...guard('hash'), async (req, res) => {
     const principal = principalOf(res);
-    const { upload, fields } = await receiveV1Upload(deps, req, principal, FileFieldsB);
+    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileFieldsB);
     const result = await executor.run('file', { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: 'hex' }, principal);
     res.json(fileHashBodyB(result, upload.filename));
   });
@@ -76,7 +76,7 @@ export function mountSetB(router: Router, { deps, guard, json }: V1Context): voi
 
   router.post('/verify/file', ...guard('verify'), async (req, res) => {
     const principal = principalOf(res);
-    const { upload, fields } = await receiveV1Upload(deps, req, principal, FileVerifyFields);
+    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileVerifyFields);
     const result = await executor.run('file', { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: 'hex' }, principal);
     res.json(fileVerifyBody(result, fields.hash, upload.filename));
   });

@@ -10,7 +10,7 @@ import { errorHandler, notFound } from '../http/error-handler.js';
 import { guardFactory, idempotencyKeyOf, jsonBody, methodNotAllowed, principalOf } from '../http/guards.js';
 import { parseWith } from '../http/validate.js';
 import { corsPreflight } from '../middleware/cors.js';
-import { receiveMultipartFile } from '../uploads/multipart.js';
+import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { receiveRawBody } from '../uploads/raw-body.js';
 import { AsyncQuery, BatchRequest, FileFields, HashRequest, HmacRequest, StreamQuery, VerifyRequest } from '../schemas/v2.js';
 import { batchBody, fileBody, finishedJobBody, hashBody, hmacBody, streamBody, timingSince, verifyBody } from './render.js';
@@ -73,8 +73,7 @@ export function createV2Router(deps: ApiDeps): Router {
     const idempotencyKey = idempotencyKeyOf(req);
     const principal = principalOf(res);
     const started = performance.now();
-    const upload = await receiveMultipartFile(req, { blobs, key: uploadBlobKey(principal.accountId), maxBytes: deps.maxUploadBytes(principal, 'v2-file') });
-    const fields = await withBlobCleanup(deps, upload.blob.key, () => parseWith(FileFields, upload.fields));
+    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v2-file', FileFields);
     const payload: JobPayloads['file'] = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: fields.output };
     if (query.async) return accepted(res, await submitUpload(deps, 'file', payload, principal, idempotencyKey));
     const result = await executor.run('file', payload, principal);
@@ -121,16 +120,6 @@ function accepted(res: Res, job: { id: string; created: boolean }): void {
   res.setHeader('Location', statusUrl);
   if (!job.created) res.setHeader('Idempotent-Replayed', 'true');
   res.status(202).json({ success: true, job_id: job.id, status: 'queued', status_url: statusUrl });
-}
-
-/** An upload whose request then fails validation leaves no blob behind. */
-async function withBlobCleanup<T>(deps: ApiDeps, key: string, fn: () => T): Promise<T> {
-  try {
-    return fn();
-  } catch (err) {
-    await deps.blobs.delete(key);
-    throw err;
-  }
 }
 
 /** An idempotent replay reuses the first job; the bytes uploaded again are not needed. */

@@ -12,6 +12,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
 import { createApiKey, revokeApiKey } from '../keys/api-keys.js';
+import { jwtCommand, oauthCommand } from './oauth-commands.js';
 import { databaseOptionsFromConfig } from '../store/database.js';
 import { createStore } from '../store/kysely-store.js';
 import { type AccountStore, type ApiKeyRecord, KEY_TYPES, type KeyType, type Plan, PLANS } from '../store/types.js';
@@ -172,6 +173,9 @@ export function buildProgram(): Command {
       });
     });
 
+  // Enterprise: OAuth 2.0 clients and short-lived JWTs (docs/auth.md).
+  program.addCommand(oauthCommand());
+  program.addCommand(jwtCommand());
   return program;
 }
 

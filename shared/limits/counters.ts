@@ -4,6 +4,8 @@
  * count exact: check and increment are one step (a Lua script in Redis, one synchronous step in
  * memory), so the day's count always equals the requests accepted.
  */
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
 export interface QuotaResult {
   allowed: boolean;
   /** The day's count after this request (or unchanged, when refused). */
@@ -27,4 +29,34 @@ export interface CounterBackend {
   forgetBefore(day: string): void;
   /** Fail now, before any I/O, when the backend is known to be unreachable. */
   assertReady(): void;
+}
+
+/**
+ * rate-limiter-flexible keeps the window counts with no cap of its own: the limit is compared by
+ * the caller, because an account's keys share one count while their limits differ.
+ */
+export const UNCAPPED_POINTS = Number.MAX_SAFE_INTEGER;
+
+/** hit/unhit/peek over one rate-limiter-flexible limiter per window length, memory or Redis alike. */
+export function windowCounters(create: (durationSec: number) => RateLimiterAbstract): Pick<CounterBackend, 'hit' | 'unhit' | 'peek'> {
+  const windows = new Map<number, RateLimiterAbstract>();
+  const windowLimiter = (durationSec: number): RateLimiterAbstract => {
+    let rl = windows.get(durationSec);
+    if (!rl) {
+      rl = create(durationSec);
+      windows.set(durationSec, rl);
+    }
+    return rl;
+  };
+  return {
+    async hit(key, durationSec) {
+      return (await windowLimiter(durationSec).consume(key, 1)).consumedPoints;
+    },
+    async unhit(key, durationSec) {
+      await windowLimiter(durationSec).reward(key, 1);
+    },
+    async peek(key, durationSec) {
+      return (await windowLimiter(durationSec).get(key))?.consumedPoints ?? 0;
+    },
+  };
 }

@@ -1,26 +1,12 @@
 /** Counters in process memory, for embedded mode (one API process). */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { CounterBackend, QuotaResult } from './counters.js';
-
-/**
- * rate-limiter-flexible keeps the window counts; the limit is compared by the caller, because an
- * account's keys share one count while their limits differ (development keys run lower).
- */
-const UNCAPPED_POINTS = Number.MAX_SAFE_INTEGER;
+import { UNCAPPED_POINTS, windowCounters, type CounterBackend, type QuotaResult } from './counters.js';
 
 export function createMemoryCounters(): CounterBackend {
-  const windows = new Map<number, RateLimiterMemory>();
   const days = new Map<string, { day: string; used: number }>();
   const seeding = new Map<string, Promise<void>>();
 
-  const windowLimiter = (durationSec: number): RateLimiterMemory => {
-    let rl = windows.get(durationSec);
-    if (!rl) {
-      rl = new RateLimiterMemory({ points: UNCAPPED_POINTS, duration: durationSec, keyPrefix: '' });
-      windows.set(durationSec, rl);
-    }
-    return rl;
-  };
+  const counters = windowCounters((durationSec) => new RateLimiterMemory({ points: UNCAPPED_POINTS, duration: durationSec, keyPrefix: '' }));
 
   /** One seed per missing day counter, however many requests arrive while it is read. */
   const ensureDay = async (key: string, day: string, seed: () => Promise<number>): Promise<{ day: string; used: number }> => {
@@ -42,17 +28,7 @@ export function createMemoryCounters(): CounterBackend {
   };
 
   return {
-    async hit(key, durationSec) {
-      const res = await windowLimiter(durationSec).consume(key, 1);
-      return res.consumedPoints;
-    },
-    async unhit(key, durationSec) {
-      await windowLimiter(durationSec).reward(key, 1);
-    },
-    async peek(key, durationSec) {
-      const res = await windowLimiter(durationSec).get(key);
-      return res?.consumedPoints ?? 0;
-    },
+    ...counters,
     async takeQuota(key, day, limit, seed): Promise<QuotaResult> {
       const entry = await ensureDay(key, day, seed);
       // From here to the return nothing awaits, so check and increment are one step.

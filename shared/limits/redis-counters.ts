@@ -1,10 +1,7 @@
 /** Counters in Redis, shared by every API node (distributed mode). */
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import type { CounterBackend, QuotaResult } from './counters.js';
-
-/** See memory-counters.ts: the caller compares against the request's own limit. */
-const UNCAPPED_POINTS = Number.MAX_SAFE_INTEGER;
+import { UNCAPPED_POINTS, windowCounters, type CounterBackend, type QuotaResult } from './counters.js';
 
 /** Day counters outlive their day by a day, so usage of "yesterday" can still be read at 00:00. */
 const DAY_TTL_SECONDS = 2 * 24 * 3600;
@@ -37,35 +34,19 @@ interface QuotaCommand {
 export function createRedisCounters(redis: Redis): CounterBackend {
   redis.defineCommand(QUOTA_COMMAND, { numberOfKeys: 1, lua: QUOTA_TAKE_LUA });
   const quotaTake = (redis as unknown as QuotaCommand)[QUOTA_COMMAND].bind(redis);
-  const windows = new Map<number, RateLimiterRedis>();
-
-  const windowLimiter = (durationSec: number): RateLimiterRedis => {
-    let rl = windows.get(durationSec);
-    if (!rl) {
-      rl = new RateLimiterRedis({
+  const counters = windowCounters(
+    (durationSec) =>
+      new RateLimiterRedis({
         storeClient: redis,
         points: UNCAPPED_POINTS,
         duration: durationSec,
         keyPrefix: '',
         rejectIfRedisNotReady: true,
-      });
-      windows.set(durationSec, rl);
-    }
-    return rl;
-  };
+      }),
+  );
 
   return {
-    async hit(key, durationSec) {
-      const res = await windowLimiter(durationSec).consume(key, 1);
-      return res.consumedPoints;
-    },
-    async unhit(key, durationSec) {
-      await windowLimiter(durationSec).reward(key, 1);
-    },
-    async peek(key, durationSec) {
-      const res = await windowLimiter(durationSec).get(key);
-      return res?.consumedPoints ?? 0;
-    },
+    ...counters,
     async takeQuota(key, _day, limit, seed): Promise<QuotaResult> {
       const limitArg = String(limit ?? -1);
       const ttl = String(DAY_TTL_SECONDS);

@@ -35,8 +35,57 @@ export interface UsageDailyTable {
   count: number;
 }
 
+/**
+ * OAuth 2.0 (SPEC "Authentication" rule 8, migration 0002). Every secret (client secret, code,
+ * access and refresh token) is kept only as the SHA-256 hex of its value (shared/auth/oauth-tokens.ts).
+ */
+export interface OAuthClientsTable {
+  /** The public client_id. */
+  id: string;
+  /** SHA-256 hex of the client secret; null for a public client (PKCE only). */
+  secret_hash: string | null;
+  name: string;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  /** The Enterprise account that registered the client, and the only one that may authorize it. */
+  account_id: string;
+  created_at: number;
+}
+
+export interface OAuthCodesTable {
+  code_hash: string;
+  client_id: string;
+  account_id: string;
+  /** Shared by every token issued from this code, so a replayed code or refresh token revokes them all. */
+  grant_id: string;
+  redirect_uri: string;
+  /** Space-separated scopes. */
+  scope: string;
+  code_challenge: string;
+  code_challenge_method: string;
+  created_at: number;
+  expires_at: number;
+  /** Set when the code is exchanged; a second exchange finds it set (RFC 6749 §4.1.2). */
+  consumed_at: number | null;
+}
+
+export interface OAuthTokensTable {
+  token_hash: string;
+  client_id: string;
+  account_id: string;
+  grant_id: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_access_tokens: OAuthTokensTable;
+  oauth_refresh_tokens: OAuthTokensTable;
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { composeApi } from '../../api/compose.js';
+import { attachRealtime, type Realtime, type RealtimeOptions } from '../../api/realtime/index.js';
 import { startServer } from '../../api/server.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { blobRetentionMs, openBlobStore, openLimiter, openPlanCatalog, retentionMs } from '../../shared/infra.js';
@@ -24,13 +25,16 @@ export interface TestServer {
   store: AccountStore;
   accountId: string;
   keys: Record<KeyType, string>;
+  /** Set when started with `realtime`. */
+  realtime?: Realtime;
   /** Every log line written so far. */
   logs: () => string;
   newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date; allowedDomains?: string[] }): Promise<{ secret: string; id: string; accountId: string }>;
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { engine?: EngineName; env?: Record<string, string> } = {}): Promise<TestServer> {
+/** `realtime`: also attach /v2/ws and socket.io (api/realtime), with these option overrides. */
+export async function startTestServer(options: { engine?: EngineName; env?: Record<string, string>; realtime?: Partial<RealtimeOptions> } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-api-'));
   const db = await createTestDatabase(options.engine ?? 'sqlite');
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env, ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}) });
@@ -44,8 +48,9 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
   });
   const catalog = openPlanCatalog(config);
   const limits = openLimiter(config, store, catalog, logger);
-  const { app } = composeApi({ config, logger, store, queue, blobs, limiter: limits.limiter, catalog });
+  const { app, deps } = composeApi({ config, logger, store, queue, blobs, limiter: limits.limiter, catalog });
   const server = await startServer(app, { port: 0, host: '127.0.0.1', logger });
+  const realtime = options.realtime ? await attachRealtime({ main: server }, deps, options.realtime) : undefined;
 
   const account = await store.createAccount({ name: 'test', plan: 'enterprise' });
   const keys = {} as Record<KeyType, string>;
@@ -60,6 +65,7 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
     store,
     accountId: account.id,
     keys,
+    realtime,
     logs: () => logText,
     async newKey({ type = 'production', plan, expiresAt, allowedDomains }) {
       const accountId = plan ? (await store.createAccount({ name: `acct-${plan}`, plan })).id : account.id;
@@ -67,7 +73,7 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
       return { secret, id: record.id, accountId };
     },
     async close() {
-      await server.close(1000);
+      await Promise.all([realtime?.close(), server.close(1000)]);
       await queue.close();
       await limits.close();
       await store.close();

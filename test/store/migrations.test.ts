@@ -54,7 +54,7 @@ describe('migrations on PostgreSQL', () => {
       await Promise.all(dbs.map((db) => db.destroy()));
     }
     expect(await tablesIn(t.schema!)).toEqual(
-      ['accounts', 'api_keys', 'kysely_migration', 'kysely_migration_lock', 'usage_daily'].sort(),
+      ['accounts', 'api_keys', 'kysely_migration', 'kysely_migration_lock', 'oauth_access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_refresh_tokens', 'usage_daily'].sort(),
     );
   });
 

@@ -1,0 +1,127 @@
+/**
+ * One realtime connection's hash requests, whatever the transport (/v2/ws or socket.io): bounded
+ * in flight, counted against the rate limit and daily quota like an HTTP request, validated with
+ * the /v2/hash rules, run through the executor (inline for small inputs, queue otherwise).
+ */
+import { principalCan, type Principal } from '../../shared/auth/principal.js';
+import { ServiceError } from '../../shared/errors.js';
+import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
+import { rateLimitError } from '../../shared/limits/headers.js';
+import type { ApiDeps } from '../deps.js';
+import { renderV2Error } from '../http/envelopes.js';
+import { toServiceError } from '../http/error-handler.js';
+import { parseWith } from '../http/validate.js';
+import { MAX_REQUEST_ID_LENGTH, SocketHashMessage, WS_ACTIONS, WsHashMessage } from '../schemas/ws.js';
+import { hashBody, timingSince } from '../v2/render.js';
+import type { RealtimeOptions } from './options.js';
+
+export type Reply = { id: string | null; success: boolean } & Record<string, unknown>;
+
+/** A message as received: parsed JSON, or text that failed to parse. */
+export type Incoming = { parsed: true; value: unknown } | { parsed: false };
+
+export type Transport = 'ws' | 'socket.io';
+
+export function errorReply(id: string | null, err: ServiceError): Reply {
+  return { id, ...renderV2Error(err), success: false };
+}
+
+/** The request id to echo: the message's `id` if it is a usable one, else null. */
+export function requestIdOf(incoming: Incoming): string | null {
+  if (!incoming.parsed || typeof incoming.value !== 'object' || incoming.value === null) return null;
+  const id = (incoming.value as { id?: unknown }).id;
+  return typeof id === 'string' && id.length > 0 && id.length <= MAX_REQUEST_ID_LENGTH ? id : null;
+}
+
+export function parseIncoming(text: string): Incoming {
+  try {
+    return { parsed: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { parsed: false };
+  }
+}
+
+export class HashSession {
+  private inFlight = 0;
+  private inFlightBytes = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly deps: Pick<ApiDeps, 'executor' | 'limiter' | 'logger'>,
+    private readonly principal: Principal,
+    private readonly options: Pick<RealtimeOptions, 'maxInFlight' | 'maxInFlightBytes'>,
+    private readonly transport: Transport,
+  ) {}
+
+  get pending(): number {
+    return this.inFlight;
+  }
+
+  /** Resolves once nothing is in flight (graceful close). */
+  idle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * The reply to one message; never rejects. Over the in-flight bound the answer is immediate
+   * and costs nothing else: no rate-limit count, no parsing beyond the id.
+   */
+  handle(incoming: Incoming, bytes: number): Promise<Reply> {
+    const id = requestIdOf(incoming);
+    if (this.inFlight >= this.options.maxInFlight || this.inFlightBytes + bytes > this.options.maxInFlightBytes) {
+      return Promise.resolve(errorReply(id, this.overloaded()));
+    }
+    this.inFlight += 1;
+    this.inFlightBytes += bytes;
+    return this.process(incoming, id)
+      .catch((err: unknown) => {
+        const error = toServiceError(err);
+        if (error.status >= 500) this.deps.logger.error({ err: error.cause ?? err, transport: this.transport }, 'realtime message failed');
+        return errorReply(id, error);
+      })
+      .finally(() => {
+        this.inFlight -= 1;
+        this.inFlightBytes -= bytes;
+        if (this.inFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      });
+  }
+
+  private async process(incoming: Incoming, id: string | null): Promise<Reply> {
+    const { principal } = this;
+    // socket.io admits keys that may only subscribe (read-only); /v2/ws admits only hash keys.
+    if (!principalCan(principal, 'hash')) throw new ServiceError('FORBIDDEN', { details: 'this credential lacks the hash permission' });
+    // Every message counts, as every HTTP request does (the HTTP guard counts before parsing).
+    const decision = await this.deps.limiter.consume({
+      accountId: principal.accountId,
+      plan: principal.plan,
+      keyType: principal.keyType,
+      generation: 'ws',
+      sandbox: false,
+    });
+    if (!decision.allowed) throw rateLimitError(decision);
+    if (!incoming.parsed) throw new ServiceError('INVALID_INPUT', { message: 'Message is not valid JSON', details: 'field: message' });
+    const value = incoming.value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ServiceError('INVALID_INPUT', { message: 'Message must be a JSON object', details: 'field: message' });
+    }
+    const action = (value as { action?: unknown }).action;
+    if (this.transport === 'ws' && action !== 'hash') {
+      const shown = typeof action === 'string' ? `Unknown action ${JSON.stringify(action.slice(0, 64))}` : 'The action parameter is required';
+      throw new ServiceError('INVALID_INPUT', { message: `${shown}; supported: ${WS_ACTIONS.join(', ')}`, details: 'field: action' });
+    }
+    const message = parseWith(this.transport === 'ws' ? WsHashMessage : SocketHashMessage, value);
+    const { encoding, output } = message.options;
+    assertDecodable(message.data, encoding);
+    const started = performance.now();
+    const result = await this.deps.executor.run('hash', { data: message.data, encoding }, principal, decodedLength(message.data, encoding));
+    return { id: id ?? message.id ?? null, ...hashBody(result, output, timingSince(started)) };
+  }
+
+  private overloaded(): ServiceError {
+    return new ServiceError('RATE_LIMIT_EXCEEDED', {
+      details: `more than ${this.options.maxInFlight} messages (or ${this.options.maxInFlightBytes} bytes) in flight on this connection; wait for replies before sending more`,
+      retryAfter: 1,
+    });
+  }
+}

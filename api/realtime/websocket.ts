@@ -1,0 +1,189 @@
+/**
+ * WebSocket /v2/ws (SPEC "WebSocket /v2/ws") with the `ws` library, on the HTTP server's port.
+ *
+ * - The upgrade is answered only after authentication, permission, Origin (client keys) and the
+ *   plan's connection limit pass; otherwise it is refused with the HTTP status and the v2 error
+ *   body (401, 403, 429 TOO_MANY_CONNECTIONS, 503).
+ * - Each text or binary message is one JSON request; its reply is pushed when its job finishes
+ *   (out of order; `id` correlates). Bad messages are answered and the connection stays open.
+ * - A message over `maxMessageBytes` closes the connection with 1009 (the `ws` maxPayload check,
+ *   enforced on the bytes as they arrive, before any buffering of the whole message).
+ * - Backpressure: at most `maxInFlight` messages in processing (the excess is answered at once
+ *   with RATE_LIMIT_EXCEEDED), and while more than `sendHighWaterBytes` of replies wait to be
+ *   sent the socket is not read, so a client that does not read its replies is slowed by TCP.
+ * - Ping every `pingIntervalMs`; a peer that neither answered the previous ping nor took any of the
+ *   data sent to it since is terminated.
+ */
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Principal } from '../../shared/auth/principal.js';
+import { ServiceError } from '../../shared/errors.js';
+import type { ApiDeps } from '../deps.js';
+import { renderV2Error } from '../http/envelopes.js';
+import { toServiceError } from '../http/error-handler.js';
+import type { ConnectionLease, ConnectionRegistry } from './connection-limit.js';
+import { admitConnection, authenticateHandshake } from './handshake.js';
+import type { RealtimeOptions } from './options.js';
+import { HashSession, parseIncoming, type Reply } from './session.js';
+
+export const WS_PATH = '/v2/ws';
+
+interface Connection {
+  ws: WebSocket;
+  session: HashSession;
+  /** A pong, or sent data taken by the peer, since the last ping round. */
+  alive: boolean;
+}
+
+export interface WebSocketStats {
+  connections: number;
+  /** Connections not being read because their replies wait to be sent. */
+  paused: number;
+  /** Messages received since start. */
+  received: number;
+}
+
+export interface WebSocketEndpoint {
+  /** An upgrade request for WS_PATH. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Counters (tests, metrics). */
+  stats(): WebSocketStats;
+  /** Refuse new upgrades, let in-flight messages finish (up to closeGraceMs), close with 1001. */
+  close(): Promise<void>;
+}
+
+/** Answer an upgrade request with an HTTP error in the v2 envelope, then close the socket. */
+export function refuseUpgrade(socket: Duplex, err: ServiceError): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(renderV2Error(err));
+  const lines = [
+    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? 'Error'}`,
+    'Connection: close',
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
+  if (err.retryAfter !== undefined) lines.push(`Retry-After: ${err.retryAfter}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+function toBuffer(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegistry, options: RealtimeOptions): WebSocketEndpoint {
+  const { logger } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes, clientTracking: false, perMessageDeflate: false });
+  const connections = new Set<Connection>();
+  let closing: Promise<void> | undefined;
+  let received = 0;
+  const lowWater = Math.floor(options.sendHighWaterBytes / 2);
+
+  const pinger = setInterval(() => {
+    for (const conn of connections) {
+      if (!conn.alive) {
+        logger.debug('terminating a /v2/ws peer that did not answer ping');
+        conn.ws.terminate();
+        continue;
+      }
+      conn.alive = false;
+      conn.ws.ping();
+    }
+  }, options.pingIntervalMs);
+  pinger.unref();
+
+  function send(conn: Connection, reply: Reply): void {
+    const { ws } = conn;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(JSON.stringify(reply), () => {
+      // While this side is paused it reads no pongs; data leaving the buffer shows the peer lives.
+      conn.alive = true;
+      if (ws.isPaused && ws.bufferedAmount <= lowWater && ws.readyState === WebSocket.OPEN) ws.resume();
+    });
+    if (!ws.isPaused && ws.bufferedAmount > options.sendHighWaterBytes) ws.pause();
+  }
+
+  function open(ws: WebSocket, principal: Principal): void {
+    const conn: Connection = { ws, session: new HashSession(deps, principal, options, 'ws'), alive: true };
+    connections.add(conn);
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    ws.on('error', (err) => logger.debug({ err }, '/v2/ws connection error'));
+    ws.on('close', () => connections.delete(conn));
+    ws.on('message', (data) => {
+      if (closing) return;
+      received += 1;
+      const bytes = toBuffer(data);
+      void conn.session.handle(parseIncoming(bytes.toString('utf8')), bytes.length).then((reply) => send(conn, reply));
+    });
+  }
+
+  async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    let lease: ConnectionLease | undefined;
+    try {
+      if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the server is shutting down' });
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const principal = await authenticateHandshake(deps, { credentials: url.searchParams.getAll('api_key'), origin: req.headers.origin }, ['hash']);
+      lease = await admitConnection(deps, registry, principal);
+      // The slot is held exactly as long as the TCP connection, whatever ends it.
+      const held = lease;
+      socket.once('close', () => void held.release());
+      if (socket.destroyed) return void held.release();
+      wss.handleUpgrade(req, socket, head, (ws) => open(ws, principal));
+    } catch (err) {
+      await lease?.release();
+      const error = toServiceError(err);
+      if (error.status >= 500) logger.error({ err: error.cause ?? err }, '/v2/ws upgrade failed');
+      refuseUpgrade(socket, error);
+    }
+  }
+
+  async function shutdown(): Promise<void> {
+    clearInterval(pinger);
+    const open = [...connections];
+    // Read nothing new; let what is in flight be answered.
+    for (const conn of open) conn.ws.pause();
+    await Promise.race([Promise.all(open.map((conn) => conn.session.idle())), sleep(options.closeGraceMs, undefined, { ref: false })]);
+    await Promise.all(
+      open.map(
+        (conn) =>
+          new Promise<void>((resolve) => {
+            const { ws } = conn;
+            if (ws.readyState === WebSocket.CLOSED) return resolve();
+            const force = setTimeout(() => ws.terminate(), 1000);
+            ws.once('close', () => {
+              clearTimeout(force);
+              resolve();
+            });
+            ws.resume();
+            ws.close(1001, 'server shutting down');
+          }),
+      ),
+    );
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+
+  return {
+    handleUpgrade(req, socket, head) {
+      socket.on('error', (err) => logger.debug({ err }, '/v2/ws upgrade socket error'));
+      void upgrade(req, socket, head);
+    },
+    stats() {
+      let paused = 0;
+      for (const conn of connections) if (conn.ws.isPaused) paused += 1;
+      return { connections: connections.size, paused, received };
+    },
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+}

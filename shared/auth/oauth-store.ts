@@ -1,0 +1,244 @@
+/**
+ * OAuth 2.0 rows over the service's Kysely database (tables of migration 0002_oauth). Rows are
+ * mapped to plain records here and nowhere else; every secret arrives and leaves as a SHA-256 hex
+ * (shared/auth/oauth-tokens.ts), never in clear. One-way transitions (consuming a code, revoking a
+ * token) are single conditional UPDATEs, so two nodes racing on the same code see one winner.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, OAuthClientsTable, OAuthCodesTable, OAuthTokensTable } from '../store/schema.js';
+import { PLANS, type Plan } from '../store/types.js';
+
+export interface OAuthClientRecord {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  accountId: string;
+  /** A public client has no secret and authenticates by PKCE alone. */
+  isPublic: boolean;
+  createdAt: Date;
+}
+
+export interface OAuthCodeRecord {
+  clientId: string;
+  accountId: string;
+  grantId: string;
+  redirectUri: string;
+  scope: string[];
+  codeChallenge: string;
+  codeChallengeMethod: string;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+export interface OAuthTokenRecord {
+  clientId: string;
+  accountId: string;
+  /** The account's plan now (joined), so a downgraded account's tokens stop working at once. */
+  accountPlan: Plan | undefined;
+  grantId: string;
+  scope: string[];
+  expiresAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface NewOAuthToken {
+  tokenHash: string;
+  clientId: string;
+  accountId: string;
+  grantId: string;
+  scope: string[];
+  expiresAt: Date;
+}
+
+type TokenTable = 'oauth_access_tokens' | 'oauth_refresh_tokens';
+
+export class OAuthStore {
+  readonly db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
+
+  async insertClient(input: Omit<OAuthClientRecord, 'isPublic' | 'createdAt'> & { secretHash: string | null }): Promise<OAuthClientRecord> {
+    const row: Selectable<OAuthClientsTable> = {
+      id: input.id,
+      secret_hash: input.secretHash,
+      name: input.name,
+      redirect_uris: JSON.stringify(input.redirectUris),
+      account_id: input.accountId,
+      created_at: Date.now(),
+    };
+    await this.db.insertInto('oauth_clients').values(row).execute();
+    return toClient(row);
+  }
+
+  /** The client and its stored secret hash (null for a public client). */
+  async findClient(id: string): Promise<{ client: OAuthClientRecord; secretHash: string | null } | undefined> {
+    const row = await this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && { client: toClient(row), secretHash: row.secret_hash };
+  }
+
+  async listClients(accountId?: string): Promise<OAuthClientRecord[]> {
+    let query = this.db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id');
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    return (await query.execute()).map(toClient);
+  }
+
+  /** Deletes the client; its codes and tokens go with it (ON DELETE CASCADE). */
+  async deleteClient(id: string): Promise<boolean> {
+    const res = await this.db.deleteFrom('oauth_clients').where('id', '=', id).executeTakeFirst();
+    return res.numDeletedRows > 0n;
+  }
+
+  async insertCode(codeHash: string, code: Omit<OAuthCodeRecord, 'consumedAt'>): Promise<void> {
+    await this.db
+      .insertInto('oauth_codes')
+      .values({
+        code_hash: codeHash,
+        client_id: code.clientId,
+        account_id: code.accountId,
+        grant_id: code.grantId,
+        redirect_uri: code.redirectUri,
+        scope: code.scope.join(' '),
+        code_challenge: code.codeChallenge,
+        code_challenge_method: code.codeChallengeMethod,
+        created_at: Date.now(),
+        expires_at: code.expiresAt.getTime(),
+        consumed_at: null,
+      })
+      .execute();
+  }
+
+  async findCode(codeHash: string): Promise<OAuthCodeRecord | undefined> {
+    const row = await this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    return row && toCode(row);
+  }
+
+  /** Marks the code used; false if it was already used (or never existed). */
+  async consumeCode(codeHash: string, now = new Date()): Promise<boolean> {
+    const res = await this.db
+      .updateTable('oauth_codes')
+      .set({ consumed_at: now.getTime() })
+      .where('code_hash', '=', codeHash)
+      .where('consumed_at', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows > 0n;
+  }
+
+  /** An access token and, optionally, its refresh token, in one transaction. */
+  async insertTokens(access: NewOAuthToken, refresh: NewOAuthToken | undefined): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('oauth_access_tokens').values(toTokenRow(access)).execute();
+      if (refresh) await trx.insertInto('oauth_refresh_tokens').values(toTokenRow(refresh)).execute();
+    });
+  }
+
+  findAccessToken(tokenHash: string): Promise<OAuthTokenRecord | undefined> {
+    return this.#findToken('oauth_access_tokens', tokenHash);
+  }
+
+  findRefreshToken(tokenHash: string): Promise<OAuthTokenRecord | undefined> {
+    return this.#findToken('oauth_refresh_tokens', tokenHash);
+  }
+
+  /** Revokes one refresh token; false if it was already revoked (or never existed). */
+  async revokeRefreshToken(tokenHash: string, now = new Date()): Promise<boolean> {
+    const res = await this.db
+      .updateTable('oauth_refresh_tokens')
+      .set({ revoked_at: now.getTime() })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return res.numUpdatedRows > 0n;
+  }
+
+  /** Revokes every token of a grant and consumes its code (revocation, replay detection). */
+  async revokeGrant(grantId: string, now = new Date()): Promise<void> {
+    const at = now.getTime();
+    await this.db.transaction().execute(async (trx) => {
+      for (const table of ['oauth_access_tokens', 'oauth_refresh_tokens'] as const) {
+        await trx.updateTable(table).set({ revoked_at: at }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+      }
+      await trx.updateTable('oauth_codes').set({ consumed_at: at }).where('grant_id', '=', grantId).where('consumed_at', 'is', null).execute();
+    });
+  }
+
+  /**
+   * Deletes codes and tokens that expired more than `graceMs` ago. Until then an expired row still
+   * answers "expired" rather than "unknown", and a replayed code is still recognised.
+   */
+  async purgeExpired(now = new Date(), graceMs = 24 * 3600_000): Promise<void> {
+    const before = now.getTime() - graceMs;
+    await this.db.deleteFrom('oauth_codes').where('expires_at', '<', before).execute();
+    await this.db.deleteFrom('oauth_access_tokens').where('expires_at', '<', before).execute();
+    await this.db.deleteFrom('oauth_refresh_tokens').where('expires_at', '<', before).execute();
+  }
+
+  async #findToken(table: TokenTable, tokenHash: string): Promise<OAuthTokenRecord | undefined> {
+    const row = await this.db
+      .selectFrom(`${table} as t`)
+      .innerJoin('accounts as a', 'a.id', 't.account_id')
+      .selectAll('t')
+      .select('a.plan as account_plan')
+      .where('t.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      clientId: row.client_id,
+      accountId: row.account_id,
+      accountPlan: (PLANS as readonly string[]).includes(row.account_plan) ? (row.account_plan as Plan) : undefined,
+      grantId: row.grant_id,
+      scope: splitScope(row.scope),
+      expiresAt: toDate(row.expires_at),
+      revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
+    };
+  }
+}
+
+function toClient(row: Selectable<OAuthClientsTable>): OAuthClientRecord {
+  const uris: unknown = JSON.parse(row.redirect_uris);
+  return {
+    id: row.id,
+    name: row.name,
+    redirectUris: Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [],
+    accountId: row.account_id,
+    isPublic: row.secret_hash === null,
+    createdAt: toDate(row.created_at),
+  };
+}
+
+function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
+  return {
+    clientId: row.client_id,
+    accountId: row.account_id,
+    grantId: row.grant_id,
+    redirectUri: row.redirect_uri,
+    scope: splitScope(row.scope),
+    codeChallenge: row.code_challenge,
+    codeChallengeMethod: row.code_challenge_method,
+    expiresAt: toDate(row.expires_at),
+    consumedAt: row.consumed_at === null ? null : toDate(row.consumed_at),
+  };
+}
+
+function toTokenRow(token: NewOAuthToken): Selectable<OAuthTokensTable> {
+  return {
+    token_hash: token.tokenHash,
+    client_id: token.clientId,
+    account_id: token.accountId,
+    grant_id: token.grantId,
+    scope: token.scope.join(' '),
+    created_at: Date.now(),
+    expires_at: token.expiresAt.getTime(),
+    revoked_at: null,
+  };
+}
+
+function splitScope(scope: string): string[] {
+  return scope.split(' ').filter(Boolean);
+}
+
+// Number(): should a driver ever hand back an int8 as a string.
+function toDate(ms: number): Date {
+  return new Date(Number(ms));
+}
