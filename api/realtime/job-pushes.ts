@@ -16,7 +16,7 @@ import type { JobQueue, JobRecord } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 import { parseWith } from '../http/validate.js';
 import { SubscribeMessage } from '../schemas/ws.js';
-import { finishedJobBody } from '../v2/render.js';
+import { jobStatusBody } from '../v2/render.js';
 import type { RealtimeOptions } from './options.js';
 import type { HashSession, Reply } from './session.js';
 
@@ -38,16 +38,6 @@ export function jobRoom(jobId: string): string {
 
 function isFinished(record: JobRecord): boolean {
   return record.state === 'completed' || record.state === 'failed';
-}
-
-/** The body GET /v2/jobs/{id} answers for this record. */
-export function jobStatusBody(record: JobRecord): Record<string, unknown> {
-  const base = { job_id: record.id, status: record.state };
-  if (record.state === 'failed') {
-    const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' };
-    return { success: false, ...base, error: { code: error.code, message: error.message, details: error.details ?? '' } };
-  }
-  return { ...(finishedJobBody(record) ?? { success: true }), ...base };
 }
 
 export class JobPushes {

@@ -78,3 +78,13 @@ export function finishedJobBody(record: JobRecord): Record<string, unknown> | un
       return { success: true, digest: (record.result as { digest: string }).digest, timestamp: isoMillis(t.finishedAt) };
   }
 }
+
+/** The body GET /v2/jobs/{id} answers for this record (also pushed as socket.io `job` events). */
+export function jobStatusBody(record: JobRecord): Record<string, unknown> {
+  const base = { job_id: record.id, status: record.state };
+  if (record.state === 'failed') {
+    const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' };
+    return { success: false, ...base, error: { code: error.code, message: error.message, details: error.details ?? '' } };
+  }
+  return { ...(finishedJobBody(record) ?? { success: true }), ...base };
+}

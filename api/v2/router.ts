@@ -13,7 +13,7 @@ import { corsPreflight } from '../middleware/cors.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { receiveRawBody } from '../uploads/raw-body.js';
 import { AsyncQuery, BatchRequest, FileFields, HashRequest, HmacRequest, StreamQuery, VerifyRequest } from '../schemas/v2.js';
-import { batchBody, fileBody, finishedJobBody, hashBody, hmacBody, streamBody, timingSince, verifyBody } from './render.js';
+import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 /** The /v2 generation (SPEC "v2"). */
 export function createV2Router(deps: ApiDeps): Router {
@@ -96,13 +96,7 @@ export function createV2Router(deps: ApiDeps): Router {
     const record = await deps.queue.get(String(req.params.id));
     // Another account's job is reported as absent, so ids cannot be probed.
     if (!record || record.accountId !== principalOf(res).accountId) throw new ServiceError('NOT_FOUND', { details: 'no such job' });
-    const base = { job_id: record.id, status: record.state };
-    if (record.state === 'failed') {
-      const error = record.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' };
-      res.json({ success: false, ...base, error: { code: error.code, message: error.message, details: error.details ?? '' } });
-      return;
-    }
-    res.json({ ...(finishedJobBody(record) ?? { success: true }), ...base });
+    res.json(jobStatusBody(record));
   });
 
   for (const [path, methods] of [['/hash', ['POST']], ['/verify', ['POST']], ['/hmac', ['POST']], ['/batch', ['POST']], ['/file', ['POST']], ['/stream', ['POST']], ['/jobs/:id', ['GET']]] as const) {

@@ -1,7 +1,7 @@
 /** socket.io namespace /v2 in embedded mode, with the real socket.io-client. */
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobStatusBody } from '../../api/realtime/job-pushes.js';
+import { jobStatusBody } from '../../api/v2/render.js';
 import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
 import { connectSocketIo, emitWithAck, refusedUpgrade, sha224, sleep, WsClient, wsUrl } from './clients.js';
 
