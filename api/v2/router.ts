@@ -4,6 +4,7 @@ import { ServiceError } from '../../shared/errors.js';
 import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
 import type { JobKind, JobPayloads } from '../../shared/jobs/contracts.js';
 import { uploadBlobKey } from '../../shared/naming.js';
+import type { JobState } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 import { renderV2Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
@@ -63,7 +64,7 @@ export function createV2Router(deps: ApiDeps): Router {
     });
     const payload = { items: body.items, encoding: body.encoding, parallel: body.parallel, output: body.output };
     const principal = principalOf(res);
-    if (query.async) return accepted(res, await executor.submit('batch', payload, principal, idempotencyKeyOf(req)));
+    if (query.async) return accepted(deps, res, await executor.submit('batch', payload, principal, idempotencyKeyOf(req)));
     const result = await executor.run('batch', payload, principal, bytes);
     res.json(batchBody(result, body.output, timingSince(started)));
   });
@@ -75,7 +76,7 @@ export function createV2Router(deps: ApiDeps): Router {
     const started = performance.now();
     const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v2-file', FileFields);
     const payload: JobPayloads['file'] = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: fields.output };
-    if (query.async) return accepted(res, await submitUpload(deps, 'file', payload, principal, idempotencyKey));
+    if (query.async) return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyKey));
     const result = await executor.run('file', payload, principal);
     res.json(fileBody(result, payload, timingSince(started)));
   });
@@ -87,7 +88,7 @@ export function createV2Router(deps: ApiDeps): Router {
     const started = performance.now();
     const blob = await receiveRawBody(req, { blobs, key: uploadBlobKey(principal.accountId), maxBytes: deps.maxUploadBytes(principal, 'v2-stream') });
     const payload: JobPayloads['stream'] = { blob, chunkSize: query.chunk_size, output: query.output };
-    if (query.async) return accepted(res, await submitUpload(deps, 'stream', payload, principal, idempotencyKey));
+    if (query.async) return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyKey));
     const result = await executor.run('stream', payload, principal);
     res.json(streamBody(result, payload, timingSince(started)));
   });
@@ -109,11 +110,16 @@ export function createV2Router(deps: ApiDeps): Router {
 
 type Res = Parameters<RequestHandler>[1];
 
-function accepted(res: Res, job: { id: string; created: boolean }): void {
+/** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
+async function accepted(deps: ApiDeps, res: Res, job: { id: string; created: boolean }): Promise<void> {
   const statusUrl = `/v2/jobs/${job.id}`;
   res.setHeader('Location', statusUrl);
-  if (!job.created) res.setHeader('Idempotent-Replayed', 'true');
-  res.status(202).json({ success: true, job_id: job.id, status: 'queued', status_url: statusUrl });
+  let status: JobState = 'queued';
+  if (!job.created) {
+    res.setHeader('Idempotent-Replayed', 'true');
+    status = (await deps.queue.get(job.id))?.state ?? 'queued';
+  }
+  res.status(202).json({ success: true, job_id: job.id, status, status_url: statusUrl });
 }
 
 /** An idempotent replay reuses the first job; the bytes uploaded again are not needed. */

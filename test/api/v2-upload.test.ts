@@ -150,7 +150,12 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       const second = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers, body });
       const [a, b] = [await first.json(), await second.json()];
       expect(a.job_id).toBe(b.job_id);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
       expect(second.headers.get('idempotent-replayed')).toBe('true');
+      // Once the first job has finished, a replay says so instead of "queued".
+      for (let i = 0; i < 100 && (await getJson(`${s.url}/v2/jobs/${a.job_id}`, h)).body.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+      const third = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers, body });
+      expect(await third.json()).toMatchObject({ job_id: a.job_id, status: 'completed' });
     });
 
     it("another account cannot read a job (404), nor can anyone read an unknown id", async () => {
