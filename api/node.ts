@@ -39,7 +39,12 @@ export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
   const { app, deps } = composeApi({ ...engines, limiter: limits.limiter, catalog });
   const tls = config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined;
   const listeners = await serve(app, { port: config.PORT, host: config.HOST, logger, tls, sandboxPort: config.SANDBOX_PORT, redirectPort: config.HTTP_REDIRECT_PORT });
-  const realtime = await attachRealtime(listeners, deps);
+  const realtime = await attachRealtime(listeners, deps, {
+    pingIntervalMs: config.WS_PING_INTERVAL_MS,
+    maxMessageBytes: config.WS_MAX_MESSAGE_BYTES,
+    maxInFlight: config.WS_MAX_IN_FLIGHT,
+    maxInFlightBytes: Math.max(8 * config.WS_MAX_MESSAGE_BYTES, 8 * 1024 * 1024),
+  });
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `${tls ? 'https' : 'http'}://${shownHost}:${listeners.main.port}`;
 

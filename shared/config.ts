@@ -12,7 +12,6 @@ const int = (min: number) => z.coerce.number().int().min(min);
 const MiB = 1024 * 1024;
 
 const envSchema = z.object({
-  NODE_ENV: z.string().default('development'),
   PORT: int(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
@@ -55,6 +54,10 @@ const envSchema = z.object({
   HTTP_REDIRECT_PORT: int(0).max(65535).optional(),
   SANDBOX_PORT: int(0).max(65535).optional(),
   SANDBOX_HOST: z.string().optional(),
+  /** WebSocket: ping interval (a peer that misses a ping is dropped), largest message, messages in flight per connection. */
+  WS_PING_INTERVAL_MS: int(1000).default(30_000),
+  WS_MAX_MESSAGE_BYTES: int(1024).default(1024 * 1024),
+  WS_MAX_IN_FLIGHT: int(1).default(256),
   /** Test-only escape hatch for the SSRF guard; off by default (issue 4). */
   URL_FETCH_ALLOW_LOOPBACK: bool.default(false),
   /** Enterprise JWT bearer tokens (SPEC "Authentication" rule 7). */
