@@ -4,20 +4,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeHash } from '../../shared/jobs/compute.js';
-import { ENGINES } from '../store/engines.js';
-import { postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { postJson } from '../helpers/api-server.js';
+import { startTarget, TARGETS, type Target } from '../helpers/targets.js';
 import { loadMonte, loadNistHmac224, loadRfc4231, loadShaVectors, loadWycheproofHmac224, runMonte } from '../helpers/vectors.js';
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
-describe.each(ENGINES)('vectors through the API on %s', (engine) => {
-  let s: TestServer;
+describe.each(TARGETS)('vectors through the API on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
-  // Queue path on PostgreSQL, inline path on SQLite: both must give the same answers.
+  // Inline path on SQLite; the queue path on PostgreSQL (in-process queue) and on the cluster
+  // (BullMQ to real worker processes): every path must give the same answers.
   beforeAll(async () => {
-    s = await startTestServer({ engine, env: engine === 'postgres' ? { INLINE_MAX_BYTES: '0' } : {} });
+    s = await startTarget(target, target === 'sqlite' ? {} : { INLINE_MAX_BYTES: '0' });
     h = { 'x-api-key': s.keys.production };
   });
   afterAll(() => s.close());
