@@ -1,13 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import type { z } from 'zod';
+import { generationRegistrar, json } from './openapi-kit.js';
 import * as v2 from './schemas/v2.js';
 import { registerV1Paths } from './v1/openapi.js';
-
-type Schema = z.ZodType;
-
-function json(schema: Schema) {
-  return { content: { 'application/json': { schema } } };
-}
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests, so the
@@ -18,23 +12,12 @@ export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void 
   registry.registerComponent('securitySchemes', 'ApiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
   registry.registerComponent('securitySchemes', 'ApiKeyQuery', { type: 'apiKey', in: 'query', name: 'api_key' });
   registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
-  const security: Array<Record<string, string[]>> = [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { Bearer: [] }];
-  const errors = {
-    400: { description: 'INVALID_INPUT', ...json(v2.ErrorResponse) },
-    401: { description: 'UNAUTHORIZED or EXPIRED_KEY', ...json(v2.ErrorResponse) },
-    403: { description: 'FORBIDDEN', ...json(v2.ErrorResponse) },
-    429: { description: 'RATE_LIMIT_EXCEEDED', ...json(v2.ErrorResponse) },
-    500: { description: 'INTERNAL_ERROR', ...json(v2.ErrorResponse) },
-  };
-  const post = (path: string, summary: string, request: Schema, response: Schema) =>
-    registry.registerPath({
-      method: 'post',
-      path,
-      summary,
-      security,
-      request: { body: { ...json(request), required: true } },
-      responses: { 200: { description: 'OK', ...json(response) }, ...errors },
-    });
+  const { security, error, errors, ok, post, get } = generationRegistrar(registry, {
+    security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { Bearer: [] }],
+    errorSchema: v2.ErrorResponse,
+  });
+  const asyncAnswers = { 202: { description: 'Accepted', ...json(v2.AcceptedResponse) }, 413: error('FILE_TOO_LARGE') };
+
   post('/v2/hash', 'SHA-224 of data', v2.HashRequest, v2.HashResponse);
   post('/v2/verify', 'Verify data against a SHA-224 digest (constant-time)', v2.VerifyRequest, v2.VerifyResponse);
   post('/v2/hmac', 'HMAC-SHA-224', v2.HmacRequest, v2.HmacResponse);
@@ -48,7 +31,7 @@ export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void 
       query: v2.AsyncQuery,
       body: { content: { 'multipart/form-data': { schema: v2.FileFields.extend({ file: v2.FileFields.shape.output.openapi({ type: 'string', format: 'binary' }) }) } } },
     },
-    responses: { 200: { description: 'OK', ...json(v2.FileResponse) }, 202: { description: 'Accepted', ...json(v2.AcceptedResponse) }, 413: { description: 'FILE_TOO_LARGE', ...json(v2.ErrorResponse) }, ...errors },
+    responses: { ...ok(v2.FileResponse), ...asyncAnswers, ...errors },
   });
   registry.registerPath({
     method: 'post',
@@ -56,8 +39,9 @@ export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void 
     summary: 'SHA-224 of a raw application/octet-stream body (chunked); ?async=true answers 202',
     security,
     request: { query: v2.StreamQuery, body: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
-    responses: { 200: { description: 'OK', ...json(v2.StreamResponse) }, 202: { description: 'Accepted', ...json(v2.AcceptedResponse) }, 413: { description: 'FILE_TOO_LARGE', ...json(v2.ErrorResponse) }, ...errors },
+    responses: { ...ok(v2.StreamResponse), ...asyncAnswers, ...errors },
   });
+  get('/v2/jobs/{id}', 'State of an async job; when completed, the body the synchronous call would have returned', v2.AcceptedResponse);
   registerV1Paths(registry);
   extra(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -1,12 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { generationRegistrar, type Schema } from '../openapi-kit.js';
 import { z } from '../schemas/common.js';
 import * as v1 from '../schemas/v1.js';
-
-type Schema = z.ZodType;
-
-function json(schema: Schema) {
-  return { content: { 'application/json': { schema } } };
-}
 
 const file = { type: 'string', format: 'binary' } as const;
 
@@ -16,24 +11,10 @@ const file = { type: 'string', format: 'binary' } as const;
  * registered by api/openapi.ts.
  */
 export function registerV1Paths(registry: OpenAPIRegistry): void {
-  const security: Array<Record<string, string[]>> = [{ Bearer: [] }, { ApiKeyQuery: [] }];
-  const error = (description: string) => ({ description, ...json(v1.ErrorResponseV1) });
-  const errors = {
-    400: error('INVALID_INPUT'),
-    401: error('UNAUTHORIZED or EXPIRED_KEY'),
-    403: error('FORBIDDEN'),
-    429: error('RATE_LIMIT_EXCEEDED'),
-    500: error('INTERNAL_ERROR'),
-  };
-  const post = (path: string, summary: string, request: Schema, response: Schema, extra: Record<number, ReturnType<typeof error>> = {}) =>
-    registry.registerPath({
-      method: 'post',
-      path,
-      summary,
-      security,
-      request: { body: { ...json(request), required: true } },
-      responses: { 200: { description: 'OK', ...json(response) }, ...errors, ...extra },
-    });
+  const { security, error, errors, ok, post, get } = generationRegistrar(registry, {
+    security: [{ Bearer: [] }, { ApiKeyQuery: [] }],
+    errorSchema: v1.ErrorResponseV1,
+  });
   const upload = (path: string, summary: string, fields: z.ZodObject, response: Schema) =>
     registry.registerPath({
       method: 'post',
@@ -41,10 +22,8 @@ export function registerV1Paths(registry: OpenAPIRegistry): void {
       summary,
       security,
       request: { body: { required: true, content: { 'multipart/form-data': { schema: fields.extend({ file: z.string().openapi(file) }) } } } },
-      responses: { 200: { description: 'OK', ...json(response) }, 413: error('FILE_TOO_LARGE'), ...errors },
+      responses: { ...ok(response), 413: error('FILE_TOO_LARGE'), ...errors },
     });
-  const get = (path: string, summary: string, response: Schema) =>
-    registry.registerPath({ method: 'get', path, summary, security, responses: { 200: { description: 'OK', ...json(response) }, ...errors } });
 
   // Set A
   post('/v1/hash', 'SHA-224 of data (Set A)', v1.HashRequestA, v1.HashResponseA);

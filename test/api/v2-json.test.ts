@@ -158,6 +158,17 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
       expect((await root.json()).error.code).toBe('NOT_FOUND');
     });
 
+    it('serves an OpenAPI 3.1 document generated from the validating schemas', async () => {
+      const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties: Record<string, { enum?: string[] }> }> } };
+      expect(doc.openapi).toBe('3.1.0');
+      for (const path of ['/v2/hash', '/v2/verify', '/v2/hmac', '/v2/batch', '/v2/file', '/v2/stream']) expect(Object.keys(doc.paths[path] ?? {})).toEqual(['post']);
+      expect(Object.keys(doc.paths['/v2/jobs/{id}'] ?? {})).toEqual(['get']);
+      const hash = doc.components.schemas.HashRequest!;
+      expect(hash.required).toEqual(['data']);
+      expect(hash.properties.encoding!.enum).toEqual(['utf8', 'hex', 'base64']);
+      expect(hash.properties.output!.enum).toEqual(['hex', 'base64', 'binary']);
+    });
+
     it('answers a wrong method with 405 and Allow', async () => {
       const res = await fetch(`${s.url}/v2/hash`, { headers: h });
       expect(res.status).toBe(405);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   URL_TIMEOUT_DEFAULT_MS,
   URL_TIMEOUT_MAX_MS,
@@ -7,44 +7,25 @@ import {
   resolveTimeoutMs,
   type FetchHashOptions,
 } from '../../shared/net/fetch-and-hash.js';
-import { BODY, expectServiceError, fakeLookup, installTripwire, startFixture, startServer, type Fixture, type Tripwire } from './helpers.js';
+import { BODY, expectServiceError, fakeLookup, startServer, useNetFixture } from './helpers.js';
 
 const sha224 = (data: Uint8Array): Buffer => createHash('sha224').update(data).digest();
 const MAX = 1_000_000;
 const base: FetchHashOptions = { timeoutMs: 5_000, maxBytes: MAX };
 const loopbackOn: FetchHashOptions = { ...base, allowLoopback: true };
 
-let fx: Fixture;
-let tripwire: Tripwire;
+const net = useNetFixture();
 
-beforeAll(async () => {
-  tripwire = installTripwire();
-  fx = await startFixture();
-});
-
-afterEach(() => {
-  const blocked = [...tripwire.blocked];
-  tripwire.reset();
-  fx.reset();
-  // Nothing in this file may ever try to dial beyond loopback.
-  expect(blocked).toEqual([]);
-});
-
-afterAll(async () => {
-  tripwire.dispose();
-  await fx.close();
-});
-
-const o = (): string => fx.origin.origin();
-const port = (): number => fx.origin.port;
+const o = (): string => net.fx.origin.origin();
+const port = (): number => net.fx.origin.port;
 
 describe('loopback allowance', () => {
   it('is off by default: the test server on 127.0.0.1 is refused and never contacted', async () => {
     const err = await expectServiceError(fetchAndHash(`${o()}/ok`, base), 'URL_NOT_ALLOWED', 'URL is not allowed');
     expect(err.status).toBe(400);
     expect(err.details).toBe('rule: address:loopback');
-    expect(fx.requests()).toEqual([]);
-    expect(tripwire.dials).toEqual([]);
+    expect(net.fx.requests()).toEqual([]);
+    expect(net.tripwire.dials).toEqual([]);
   });
 
   it('when set, fetches 127.0.0.1 and hashes exactly the served bytes', async () => {
@@ -54,8 +35,8 @@ describe('loopback allowance', () => {
     expect(result.size).toBe(BODY.length);
     expect(result.status).toBe(200);
     expect(result.finalUrl).toBe(`${o()}/ok`);
-    expect(fx.requests()).toEqual(['127.0.0.1 /ok']);
-    expect(tripwire.dials).toEqual(['127.0.0.1']);
+    expect(net.fx.requests()).toEqual(['127.0.0.1 /ok']);
+    expect(net.tripwire.dials).toEqual(['127.0.0.1']);
   });
 
   it('hashes a chunked body and an empty body', async () => {
@@ -77,7 +58,7 @@ describe('bypass classes, loopback allowance off', () => {
     `http://0x7f.0.0.1:${port()}/ok`,
     `http://0x7f.1:${port()}/ok`,
     `http://127.1:${port()}/ok`,
-    `http://[::1]:${fx.v6?.port ?? port()}/ok`,
+    `http://[::1]:${net.fx.v6?.port ?? port()}/ok`,
     `http://[::ffff:127.0.0.1]:${port()}/ok`,
     `http://[::ffff:7f00:1]:${port()}/ok`,
     `http://0.0.0.0:${port()}/ok`, // Linux dials 0.0.0.0 as this host: it would reach the origin server
@@ -91,8 +72,8 @@ describe('bypass classes, loopback allowance off', () => {
       const err = await expectServiceError(fetchAndHash(url, base), 'URL_NOT_ALLOWED', 'URL is not allowed');
       expect(err.details, url).toMatch(/^rule: address:(loopback|unspecified)$/);
     }
-    expect(fx.requests()).toEqual([]);
-    expect(tripwire.dials).toEqual([]);
+    expect(net.fx.requests()).toEqual([]);
+    expect(net.tripwire.dials).toEqual([]);
   });
 
   it.each([
@@ -112,22 +93,22 @@ describe('bypass classes, loopback allowance off', () => {
     expect(err.details).toBe(`rule: address:${rule}`);
     expect(err.details).not.toContain(address); // never echo a resolved address
     expect(lookup.calls).toContain(name); // the refusal came from the lookup hook
-    expect(tripwire.dials).toEqual([]);
-    expect(fx.requests()).toEqual([]);
+    expect(net.tripwire.dials).toEqual([]);
+    expect(net.fx.requests()).toEqual([]);
   });
 
   it('refuses a name when any one of its answers is denied', async () => {
     const lookup = fakeLookup({ 'mixed.test': ['8.8.8.8', '10.0.0.1'] });
     const err = await expectServiceError(fetchAndHash('http://mixed.test/ok', { ...base, lookup }), 'URL_NOT_ALLOWED');
     expect(err.details).toBe('rule: address:private');
-    expect(tripwire.dials).toEqual([]);
+    expect(net.tripwire.dials).toEqual([]);
   });
 });
 
 describe('bypass classes, loopback allowance on (it admits 127.0.0.1 only)', () => {
   it('still refuses other loopback addresses, unspecified, and embedded forms', async () => {
-    const p2 = fx.other.port;
-    const p6 = fx.v6?.port ?? port();
+    const p2 = net.fx.other.port;
+    const p6 = net.fx.v6?.port ?? port();
     const lookup = fakeLookup({ 'other.test': '127.0.0.2', 'v6.test': '::1', 'mixed.test': ['127.0.0.1', '10.0.0.1'] });
     const cases = [
       `http://127.0.0.2:${p2}/ok`,
@@ -146,8 +127,8 @@ describe('bypass classes, loopback allowance on (it admits 127.0.0.1 only)', () 
     for (const url of cases) {
       await expectServiceError(fetchAndHash(url, { ...loopbackOn, lookup }), 'URL_NOT_ALLOWED', 'URL is not allowed');
     }
-    expect(fx.requests()).toEqual([]);
-    expect(tripwire.dials).toEqual([]);
+    expect(net.fx.requests()).toEqual([]);
+    expect(net.tripwire.dials).toEqual([]);
   });
 
   it('admits 127.0.0.1 however the URL spells it', async () => {
@@ -160,7 +141,7 @@ describe('bypass classes, loopback allowance on (it admits 127.0.0.1 only)', () 
   it('refuses credentials in the URL before dialing', async () => {
     const err = await expectServiceError(fetchAndHash(`http://u:p@127.0.0.1:${port()}/ok`, loopbackOn), 'URL_NOT_ALLOWED');
     expect(err.details).toBe('rule: credentials');
-    expect(fx.requests()).toEqual([]);
+    expect(net.fx.requests()).toEqual([]);
   });
 });
 
@@ -193,7 +174,7 @@ describe('body limit', () => {
     await expectServiceError(fetchAndHash(`${o()}/stream`, { ...loopbackOn, maxBytes: 200_000 }), 'FILE_TOO_LARGE');
     expect(Date.now() - started).toBeLessThan(3_000);
     // The server sees its response cut off: the socket was closed, not left to drain.
-    await vi.waitFor(() => expect(fx.origin.abortedResponses).toEqual(['/stream']), { timeout: 2_000 });
+    await vi.waitFor(() => expect(net.fx.origin.abortedResponses).toEqual(['/stream']), { timeout: 2_000 });
   });
 });
 

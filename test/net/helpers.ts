@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
 
 /**
@@ -254,4 +254,32 @@ export async function startFixture(): Promise<Fixture> {
       await Promise.all(servers.map((s) => s.close()));
     },
   };
+}
+
+export interface NetFixture {
+  fx: Fixture;
+  tripwire: Tripwire;
+}
+
+/**
+ * The per-file lifecycle of the servers and the tripwire: started once, reset after each test,
+ * and every test fails if anything tried to dial beyond loopback.
+ */
+export function useNetFixture(): NetFixture {
+  const net = {} as NetFixture;
+  beforeAll(async () => {
+    net.tripwire = installTripwire();
+    net.fx = await startFixture();
+  });
+  afterEach(() => {
+    const blocked = [...net.tripwire.blocked];
+    net.tripwire.reset();
+    net.fx.reset();
+    expect(blocked).toEqual([]);
+  });
+  afterAll(async () => {
+    net.tripwire.dispose();
+    await net.fx.close();
+  });
+  return net;
 }

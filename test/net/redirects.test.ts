@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchAndHash, type FetchHashOptions } from '../../shared/net/fetch-and-hash.js';
-import { BODY, expectServiceError, fakeLookup, installTripwire, startFixture, type Fixture, type Tripwire } from './helpers.js';
+import { BODY, expectServiceError, fakeLookup, useNetFixture } from './helpers.js';
 
 /**
  * Redirect hops are re-checked one by one. To show that meaningfully, the first hop must be
@@ -14,25 +14,7 @@ import { BODY, expectServiceError, fakeLookup, installTripwire, startFixture, ty
 
 const sha224 = (data: Uint8Array): Buffer => createHash('sha224').update(data).digest();
 
-let fx: Fixture;
-let tripwire: Tripwire;
-
-beforeAll(async () => {
-  tripwire = installTripwire();
-  fx = await startFixture();
-});
-
-afterEach(() => {
-  const blocked = [...tripwire.blocked];
-  tripwire.reset();
-  fx.reset();
-  expect(blocked).toEqual([]);
-});
-
-afterAll(async () => {
-  tripwire.dispose();
-  await fx.close();
-});
+const net = useNetFixture();
 
 const lookup = fakeLookup({
   'other-loopback.test': '127.0.0.2',
@@ -41,15 +23,15 @@ const lookup = fakeLookup({
   'intranet.test': '10.0.0.1',
 });
 const opts: FetchHashOptions = { timeoutMs: 5_000, maxBytes: 1_000_000, allowLoopback: true, lookup };
-const o = (): string => fx.origin.origin();
+const o = (): string => net.fx.origin.origin();
 const to = (target: string, status = 302): string => `${o()}/to?s=${status}&u=${encodeURIComponent(target)}`;
 
 /** Only the origin was dialed, once, and only the origin was asked anything. */
 function expectOnlyOriginContacted(requests: number): void {
-  expect(tripwire.dials).toEqual(['127.0.0.1']);
-  expect(fx.other.requests).toEqual([]);
-  expect(fx.v6?.requests ?? []).toEqual([]);
-  expect(fx.origin.requests).toHaveLength(requests);
+  expect(net.tripwire.dials).toEqual(['127.0.0.1']);
+  expect(net.fx.other.requests).toEqual([]);
+  expect(net.fx.v6?.requests ?? []).toEqual([]);
+  expect(net.fx.origin.requests).toHaveLength(requests);
 }
 
 describe('redirects that are followed', () => {
@@ -59,14 +41,14 @@ describe('redirects that are followed', () => {
     expect(result.size).toBe(BODY.length);
     expect(result.finalUrl).toBe(`${o()}/ok`);
     expect(result.status).toBe(200);
-    expect(fx.origin.requests).toEqual([expect.stringMatching(/^\/to\?/), '/ok']);
+    expect(net.fx.origin.requests).toEqual([expect.stringMatching(/^\/to\?/), '/ok']);
   });
 
   it('follows exactly 5 hops by default', async () => {
     const result = await fetchAndHash(`${o()}/chain/5`, opts);
     expect(result.finalUrl).toBe(`${o()}/chain/0`);
     expect(result.digest).toEqual(sha224(BODY));
-    expect(fx.origin.requests).toEqual(['/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1', '/chain/0']);
+    expect(net.fx.origin.requests).toEqual(['/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1', '/chain/0']);
   });
 });
 
@@ -74,13 +56,13 @@ describe('redirects that are refused', () => {
   it('refuses a 6th redirect as too many, without following it', async () => {
     const err = await expectServiceError(fetchAndHash(`${o()}/chain/6`, opts), 'URL_FETCH_FAILED', 'Fetching the URL failed');
     expect(err.details).toBe('too many redirects (more than 5)');
-    expect(fx.origin.requests).toEqual(['/chain/6', '/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1']);
+    expect(net.fx.origin.requests).toEqual(['/chain/6', '/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1']);
   });
 
   it('honours a smaller maxRedirects, including 0', async () => {
     const err = await expectServiceError(fetchAndHash(to('/ok'), { ...opts, maxRedirects: 0 }), 'URL_FETCH_FAILED');
     expect(err.details).toBe('too many redirects (more than 0)');
-    expect(fx.origin.requests).toHaveLength(1);
+    expect(net.fx.origin.requests).toHaveLength(1);
   });
 
   it('fails a redirect without a Location', async () => {
@@ -89,20 +71,20 @@ describe('redirects that are refused', () => {
   });
 
   it('refuses a redirect to loopback: other 127/8 addresses, ::1, 0.0.0.0, and names for them', async () => {
-    const p2 = fx.other.port;
-    const p6 = fx.v6?.port ?? fx.origin.port;
+    const p2 = net.fx.other.port;
+    const p6 = net.fx.v6?.port ?? net.fx.origin.port;
     const targets = [
       `http://127.0.0.2:${p2}/ok`,
       `http://2130706434:${p2}/ok`, // 127.0.0.2 as one number
       `http://[::ffff:127.0.0.2]:${p2}/ok`,
       `http://[::1]:${p6}/ok`,
-      `http://0.0.0.0:${fx.origin.port}/ok`, // would reach the origin server itself on Linux
+      `http://0.0.0.0:${net.fx.origin.port}/ok`, // would reach the origin server itself on Linux
       `http://other-loopback.test:${p2}/ok`,
       `http://v6-loopback.test:${p6}/ok`,
     ];
     for (const target of targets) {
-      tripwire.reset();
-      fx.reset();
+      net.tripwire.reset();
+      net.fx.reset();
       const err = await expectServiceError(fetchAndHash(to(target), opts), 'URL_NOT_ALLOWED', 'URL is not allowed');
       expect(err.details, target).toMatch(/^rule: address:(loopback|unspecified) \(redirect 1\)$/);
       expectOnlyOriginContacted(1);
@@ -121,8 +103,8 @@ describe('redirects that are refused', () => {
       ['http://[fe80::1]/', 'link-local'],
     ];
     for (const [target, rule] of targets) {
-      tripwire.reset();
-      fx.reset();
+      net.tripwire.reset();
+      net.fx.reset();
       const err = await expectServiceError(fetchAndHash(to(target), opts), 'URL_NOT_ALLOWED');
       expect(err.details).toBe(`rule: address:${rule} (redirect 1)`);
       expectOnlyOriginContacted(1);
@@ -130,10 +112,10 @@ describe('redirects that are refused', () => {
   });
 
   it('refuses a redirect to a non-http scheme', async () => {
-    const targets = ['file:///etc/passwd', `ftp://127.0.0.1:${fx.origin.port}/`, `gopher://127.0.0.1:${fx.origin.port}/_GET%20/ok`, 'data:text/plain,hi', 'javascript:alert(1)', 'ws://127.0.0.1/'];
+    const targets = ['file:///etc/passwd', `ftp://127.0.0.1:${net.fx.origin.port}/`, `gopher://127.0.0.1:${net.fx.origin.port}/_GET%20/ok`, 'data:text/plain,hi', 'javascript:alert(1)', 'ws://127.0.0.1/'];
     for (const target of targets) {
-      tripwire.reset();
-      fx.reset();
+      net.tripwire.reset();
+      net.fx.reset();
       const err = await expectServiceError(fetchAndHash(to(target), opts), 'URL_NOT_ALLOWED', 'URL is not allowed');
       expect(err.details, target).toBe('rule: scheme (redirect 1)');
       expectOnlyOriginContacted(1);
@@ -141,17 +123,17 @@ describe('redirects that are refused', () => {
   });
 
   it('refuses a redirect carrying credentials', async () => {
-    const err = await expectServiceError(fetchAndHash(to(`http://admin:pw@127.0.0.1:${fx.origin.port}/ok`), opts), 'URL_NOT_ALLOWED');
+    const err = await expectServiceError(fetchAndHash(to(`http://admin:pw@127.0.0.1:${net.fx.origin.port}/ok`), opts), 'URL_NOT_ALLOWED');
     expect(err.details).toBe('rule: credentials (redirect 1)');
     expectOnlyOriginContacted(1);
   });
 
   it('re-checks every hop, not just the first: a bad third hop is refused', async () => {
-    const third = `http://127.0.0.2:${fx.other.port}/ok`;
+    const third = `http://127.0.0.2:${net.fx.other.port}/ok`;
     const second = to(third, 307);
     const err = await expectServiceError(fetchAndHash(to(to(second, 301), 308), opts), 'URL_NOT_ALLOWED');
     expect(err.details).toBe('rule: address:loopback (redirect 3)');
-    expect(fx.origin.requests).toHaveLength(3);
-    expect(fx.other.requests).toEqual([]);
+    expect(net.fx.origin.requests).toHaveLength(3);
+    expect(net.fx.other.requests).toEqual([]);
   });
 });
