@@ -44,15 +44,7 @@ export function uniqueKeyBase(): string {
   return `sha224d-test:limits:${randomUUID()}`;
 }
 
-/** Delete every key under `base`. */
-export async function deleteKeys(redis: Redis, base: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${base}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
-}
+export { deleteKeys } from '../queue/redis-helpers.js';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -12,16 +12,21 @@ export function freshPrefix(): string {
   return `t-${randomBytes(6).toString('hex')}`;
 }
 
+/** Deletes every key under `base:` on an open connection. */
+export async function deleteKeys(redis: Redis, base: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${base}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
 /** Deletes every key of `prefix` (BullMQ's and ours). */
 export async function dropPrefix(url: string, prefix: string): Promise<void> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(redis, prefix);
   } finally {
     redis.disconnect();
   }
