@@ -70,8 +70,10 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     });
   }
 
-  // The sandbox serves /v1 (SPEC "Versioning": the sandbox also uses the /v1 prefix).
-  app.use('/v2', (_req, res, next) => (res.locals.sandbox === true ? notFound(renderV2Error)(_req, res, next) : next()));
+  // The sandbox serves /v1 only (SPEC "Versioning": the sandbox also uses the /v1 prefix); the
+  // probes and public documents above answer on it too.
+  const unknownOnSandbox = notFound(renderV2Error);
+  app.use((req, res, next) => (res.locals.sandbox === true && req.path !== '/v1' && !req.path.startsWith('/v1/') ? unknownOnSandbox(req, res, next) : next()));
   app.use('/v2', createV2Router(deps));
   app.use('/v1', createV1Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);

@@ -85,10 +85,13 @@ describe('/v1 on the sandbox host', () => {
     expect(prod.status).toBe(200);
   });
 
-  it('does not serve /v2 (404 in the v2 body)', async () => {
-    const r = await sandbox('POST', '/v2/hash', s.keys.production, { data: 'abc' });
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+  it('serves nothing but /v1 and the probes: /v2 and /oauth are 404 in the v2 body', async () => {
+    for (const [method, path] of [['POST', '/v2/hash'], ['POST', '/oauth/token'], ['GET', '/v1x']] as const) {
+      const r = await sandbox(method, path, s.keys.production, method === 'POST' ? { data: 'abc' } : undefined);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    }
+    expect((await sandbox('GET', '/healthz', s.keys.production)).status).toBe(200);
   });
 
   it('answers unknown sandbox endpoints with the v1 JSON 404', async () => {
