@@ -33,7 +33,7 @@ describe('random and mutated bodies never make a 500', () => {
   afterAll(() => s.close());
 
   const send = async (path: string, body: string, v1: boolean) => {
-    const auth = v1 ? { authorization: `Bearer ${s.keys.production}` } : { 'x-api-key': s.keys.production };
+    const auth: Record<string, string> = v1 ? { authorization: `Bearer ${s.keys.production}` } : { 'x-api-key': s.keys.production };
     const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5000) });
     return { status: res.status, body: (await res.json()) as { success?: boolean; error?: { code: string; message: string } } };
   };
