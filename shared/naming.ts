@@ -24,10 +24,6 @@ export function jobOwnerRedisKey(jobId: string): string {
   return `${KEY_PREFIX}:job:${jobId}`;
 }
 
-export function rateLimitKeyPrefix(scope: string): string {
-  return `${KEY_PREFIX}:rl:${scope}`;
-}
-
 export function wsConnectionsRedisKey(accountId: string): string {
   return `${KEY_PREFIX}:ws:${accountId}`;
 }

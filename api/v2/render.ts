@@ -63,7 +63,7 @@ export function streamBody(result: JobResults['stream'], payload: JobPayloads['s
 }
 
 /** The body the synchronous call would have returned, for a finished async job. */
-export function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined {
+function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined {
   if (record.state !== 'completed' || record.result === undefined || record.finishedAt === undefined) return undefined;
   const t: Timing = { finishedAt: new Date(record.finishedAt), processingMs: record.finishedAt - record.createdAt };
   const kind: JobKind = record.kind;

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 
 /** SHA-224 digest size in bytes (FIPS 180-4 §6.3). */
 export const SHA224_BYTES = 28;
-export const SHA224_HEX_LENGTH = 56;
 
 /**
  * One-shot SHA-224. `crypto.hash` skips the Hash object allocation: 2.7× faster than

@@ -100,8 +100,6 @@ export interface JobResults {
 
 export type JobKind = keyof JobPayloads;
 
-export const JOB_KINDS = ['hash', 'hmac', 'verify', 'batch', 'file', 'stream', 'url'] as const satisfies readonly JobKind[];
-
 /**
  * Queues by which operators size worker pools (issue 3: one per kind of work). hmac and verify
  * are the same cost as hash and share its queue.

@@ -1,5 +1,5 @@
 import type { BlobStore } from '../blob/types.js';
-import type { JobKind, JobPayloads, JobResults, QueueName } from '../jobs/contracts.js';
+import type { JobKind, JobPayloads, JobResults } from '../jobs/contracts.js';
 
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
@@ -55,11 +55,6 @@ export interface JobContext {
 
 export type JobHandler<K extends JobKind> = (payload: JobPayloads[K], ctx: JobContext) => Promise<JobResults[K]>;
 export type JobHandlers = { readonly [K in JobKind]: JobHandler<K> };
-
-export interface WorkerPoolOptions {
-  queues: readonly QueueName[];
-  concurrency: number;
-}
 
 /** The consumer side, run by worker processes (or in-process in embedded mode). */
 export interface WorkerPool {
