@@ -3,6 +3,7 @@
  * API node serves any job, sync waits are bounded (504 JOB_TIMEOUT, result fetched later), probes,
  * and graceful shutdown of API nodes and workers.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
@@ -14,7 +15,6 @@ import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 
 const sha224Hex = (b: Buffer | string) => createHash('sha224').update(b).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function strip(body: Record<string, unknown>): Record<string, unknown> {
   const { timestamp: _t, processing_time_ms: _p, ...rest } = body;

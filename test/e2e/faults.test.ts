@@ -2,6 +2,7 @@
  * Faults with real processes (issue 3 §8): a worker killed with SIGKILL mid-job, workers killed
  * and restarted under 500 async jobs, Redis stopped and restarted, S3 unreachable.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
@@ -13,7 +14,6 @@ import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { freePort, SHARED_REDIS_URL, startRedisServer } from '../queue/redis-helpers.js';
 
 const sha224Hex = (b: Buffer | string) => createHash('sha224').update(b).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FAST_RECOVERY = { WORKER_LOCK_MS: '2000', WORKER_STALLED_INTERVAL_MS: '1000', SYNC_TIMEOUT: '60' };
 
 function fileForm(bytes: Buffer): FormData {

@@ -2,6 +2,7 @@
  * Limits through HTTP on two API nodes sharing Redis (issue 5 §7): rate-limit accuracy, an exact
  * daily quota under 1,200 concurrent requests, headers on every response, per-plan file sizes.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,6 @@ import { hashApiKey } from '../../shared/keys/format.js';
 import { utcDay } from '../../shared/time.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('limits across two API nodes', () => {
   let c: Cluster;
