@@ -83,6 +83,25 @@ const pgTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
     ? (value: string) => Number(value)
     : (pg.types.getTypeParser(oid, format) as (value: string) => unknown);
 
+/**
+ * Switch to WAL. SQLite does not always call the busy handler for a journal-mode change, so
+ * processes opening a fresh file at the same moment can get SQLITE_BUSY despite busy_timeout
+ * (seen with four at once): retry for up to the busy timeout. Blocking is fine: this runs once at
+ * startup, before the process serves anything.
+ */
+function enableWal(database: SQLite.Database): void {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 40));
+    }
+  }
+}
+
 function openSqlite(file: string): Kysely<Database> {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SQLite(file);
@@ -90,7 +109,7 @@ function openSqlite(file: string): Kysely<Database> {
   // second process wait for the write lock instead of failing at once.
   // busy_timeout first: switching a new file to WAL needs a lock that another starting process may hold.
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-  database.pragma('journal_mode = WAL');
+  enableWal(database);
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
