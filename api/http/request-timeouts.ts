@@ -1,0 +1,128 @@
+/**
+ * Bounded time for receiving every request body (Node's own `headersTimeout` bounds the headers).
+ *
+ * - Body idle: no byte of the body for `bodyIdleMs` while this side is ready to read → 408
+ *   REQUEST_TIMEOUT in the generation's envelope, then close. Bytes buffered and not yet consumed
+ *   count as progress, so a slow blob store (backpressure) is never blamed on the client.
+ * - Total: the whole request must arrive within `requestMs`, except requests `unbounded` says may
+ *   take longer (/v2/stream: a slow upload that keeps sending is not cut off; only the idle
+ *   timeout and its byte limit bound it). Once a response has been sent, the total bound applies
+ *   to every request, so a body left to drain after a refusal cannot hold the connection.
+ *
+ * Node's `requestTimeout` is not used: it is per server, and /v2/stream must be exempt. One
+ * interval per server checks every request whose body is still arriving.
+ */
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+import { ServiceError } from '../../shared/errors.js';
+import { endWithError } from './raw-response.js';
+
+export interface RequestTimeoutOptions {
+  bodyIdleMs: number;
+  requestMs: number;
+  /** Requests exempt from `requestMs` while they have not been answered. */
+  unbounded: (req: http.IncomingMessage) => boolean;
+}
+
+interface Watched {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  /** The request target as received (routers rewrite `req.url` as they mount). */
+  target: string | undefined;
+  startedAt: number;
+  bytesRead: number;
+  lastProgressAt: number;
+  unbounded: boolean;
+}
+
+/** How long an answered-and-closing socket may take to flush before it is destroyed anyway. */
+const FLUSH_GRACE_MS = 2000;
+
+export interface RequestWatch {
+  /** Watch a request from its headers on; call before any handler rewrites `req.url`. */
+  track(req: http.IncomingMessage, res: http.ServerResponse): void;
+  /** The request a socket is currently receiving, if it has one. */
+  inFlight(socket: Socket): { res: http.ServerResponse; target: string | undefined } | undefined;
+  stop(): void;
+}
+
+/** Close `socket` once it has flushed, or after a grace period if the peer does not read. */
+export function closeSoon(socket: Socket): void {
+  setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
+}
+
+export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWatch {
+  const watched = new Set<Watched>();
+  const bySocket = new WeakMap<Socket, Watched>();
+
+  const track = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const now = Date.now();
+    const entry: Watched = {
+      req,
+      res,
+      target: req.url,
+      startedAt: now,
+      bytesRead: req.socket.bytesRead,
+      lastProgressAt: now,
+      unbounded: options.unbounded(req),
+    };
+    watched.add(entry);
+    bySocket.set(req.socket, entry);
+    res.once('close', () => {
+      if (bySocket.get(req.socket) === entry) bySocket.delete(req.socket);
+    });
+  };
+
+  const expire = (entry: Watched, idle: boolean): void => {
+    const { req, res } = entry;
+    const err = new ServiceError('REQUEST_TIMEOUT', {
+      message: idle ? 'The request body stalled' : 'The request was not received in time',
+      details: idle
+        ? `no body bytes arrived for ${options.bodyIdleMs} ms`
+        : `the request took longer than ${options.requestMs} ms to arrive`,
+    });
+    if (res.headersSent || res.writableEnded) {
+      req.socket.destroy();
+      return;
+    }
+    endWithError(res, err, entry.target);
+    closeSoon(req.socket);
+  };
+
+  const check = (): void => {
+    const now = Date.now();
+    for (const entry of watched) {
+      const { req, res } = entry;
+      if (req.complete || req.socket.destroyed) {
+        watched.delete(entry);
+        continue;
+      }
+      const bytesRead = req.socket.bytesRead;
+      if (bytesRead !== entry.bytesRead || req.readableLength > 0) {
+        entry.bytesRead = bytesRead;
+        entry.lastProgressAt = now;
+      }
+      const idle = now - entry.lastProgressAt >= options.bodyIdleMs;
+      const bounded = !entry.unbounded || res.headersSent;
+      const late = bounded && now - entry.startedAt >= options.requestMs;
+      if (idle || late) {
+        watched.delete(entry);
+        expire(entry, idle);
+      }
+    }
+  };
+  const interval = setInterval(check, Math.max(20, Math.min(1000, Math.floor(Math.min(options.bodyIdleMs, options.requestMs) / 4))));
+  interval.unref();
+
+  return {
+    track,
+    inFlight(socket) {
+      const entry = bySocket.get(socket);
+      return entry === undefined ? undefined : { res: entry.res, target: entry.target };
+    },
+    stop() {
+      clearInterval(interval);
+      watched.clear();
+    },
+  };
+}
