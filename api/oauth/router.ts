@@ -1,28 +1,44 @@
 /**
  * OAuth 2.0 endpoints (SPEC "Authentication" rule 8; the spec shows none, these are ours,
- * docs/auth.md). @node-oauth/oauth2-server runs the protocol; this router adapts Express to it and
- * speaks the OAuth error envelope {error, error_description} (RFC 6749 §5.2), not the v2 one.
+ * docs/auth.md). @node-oauth/oauth2-server runs the authorization code and refresh grants; this
+ * router adapts Express to it, authenticates clients itself (one path, ./client-auth.ts) and speaks
+ * the OAuth error envelope {error, error_description} (RFC 6749 §5.2), not the v2 one.
  *
- *   GET|POST /oauth/authorize  authorization code grant, PKCE S256 required. There is no dashboard
- *                              consent page: the resource owner authenticates with a production API
- *                              key of the Enterprise account that registered the client (X-API-Key),
- *                              which is the consent; `allowed=false` denies.
- *   POST /oauth/token          grant_type=authorization_code | refresh_token, form-encoded, with
- *                              client authentication (HTTP Basic or client_id/client_secret).
- *   POST /oauth/revoke         RFC 7009; revoking either token revokes its whole grant.
+ *   GET|POST /oauth/authorize   authorization code grant, PKCE S256 required. In a browser the
+ *                               resource owner is the person signed in to the dashboard, who approves
+ *                               on the consent page (./consent.ts); what it refuses is a page too
+ *                               (./consent-refusals.ts). Operators and scripts may instead
+ *                               send a production API key of the Enterprise account that registered
+ *                               the client in X-API-Key, which is the consent; `allowed=false` denies.
+ *   POST /oauth/token           grant_type=authorization_code | refresh_token.
+ *   POST /oauth/revoke          RFC 7009; revoking either token revokes its whole grant.
+ *   POST /oauth/introspect      RFC 7662, for the client's own tokens.
+ *   GET /.well-known/oauth-authorization-server (and openid-configuration)   RFC 8414 (./metadata.ts).
  */
-import express, { type Request as ExpressRequest, type Response as ExpressResponse, type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request as ExpressRequest,
+  type Response as ExpressResponse,
+  type RequestHandler,
+  type Router,
+} from 'express';
 import type { Kysely } from 'kysely';
-import OAuth2Server from '@node-oauth/oauth2-server';
-import { createOAuthModel, type OAuthUser } from '../../shared/auth/oauth-model.js';
-import { OAuthStore } from '../../shared/auth/oauth-store.js';
-import { hashOAuthSecret, isOAuthSecret } from '../../shared/auth/oauth-tokens.js';
+import OAuth2Server, { type Client } from '@node-oauth/oauth2-server';
+import { createOAuthModel, type OAuthModel, type OAuthUser } from './server/model.js';
+import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
 import { isServiceError } from '../../shared/errors.js';
 import { authenticateApiKey } from '../../shared/keys/api-keys.js';
 import type { Logger } from '../../shared/log.js';
 import type { Database } from '../../shared/store/schema.js';
 import type { AccountStore } from '../../shared/store/types.js';
-import { clientCredentialsOf } from './client-auth.js';
+import { DASHBOARD_DIST } from '../dashboard-dist.js';
+import { createClientAuthenticator, type ClientCredentials } from './client-auth.js';
+import { createConsentFlow } from './consent.js';
+import { consentRefusals, refusalPages, wantsPage } from './consent-refusals.js';
+import { clientErrorStatus, logIfServerError, OAuthEndpointError, oauthErrorHandler } from './errors.js';
+import { issuerOf } from './issuer.js';
+import { createOAuthMetadataRouter } from './metadata.js';
+import { introspectionHandler, revocationHandler } from './token-lookups.js';
 
 const { OAuthError, Request: OAuthRequest, Response: OAuthResponse } = OAuth2Server;
 
@@ -37,22 +53,26 @@ export const OAUTH_DEFAULTS = {
 
 export interface OAuthRouterDeps {
   store: AccountStore;
+  /** The built dashboard (default dist/dashboard), for the consent page's template. */
+  dashboardDir?: string;
   db: Kysely<Database>;
   logger: Logger;
+  /**
+   * PUBLIC_URL: the issuer when set, else the origin each request reached (./issuer.ts); also an
+   * origin the consent forms may be posted from, besides the one reached.
+   */
+  publicUrl?: string | undefined;
   authorizationCodeLifetimeSeconds?: number;
   accessTokenLifetimeSeconds?: number;
   refreshTokenLifetimeSeconds?: number;
 }
 
-/** An error answered in the OAuth envelope, outside the library (resource owner, revocation). */
-class OAuthEndpointError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly description: string,
-  ) {
-    super(description);
-  }
+/** The routers api/compose.ts mounts: the endpoints under /oauth and the metadata under /.well-known. */
+export function createOAuthMounts(deps: OAuthRouterDeps): Array<{ prefix: string; router: Router }> {
+  return [
+    { prefix: '/oauth', router: createOAuthRouter(deps) },
+    { prefix: '/.well-known', router: createOAuthMetadataRouter(deps.logger, deps.publicUrl) },
+  ];
 }
 
 export function createOAuthRouter(deps: OAuthRouterDeps): Router {
@@ -62,10 +82,9 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     refreshTokenLifetimeSeconds: deps.refreshTokenLifetimeSeconds ?? OAUTH_DEFAULTS.refreshTokenLifetimeSeconds,
   };
   const oauthStore = new OAuthStore(deps.db);
-  const authorizeModel = createOAuthModel({ store: oauthStore, authenticateClients: false });
+  const authorizeServer = new OAuth2Server({ model: createOAuthModel({ store: oauthStore, authenticateClients: false }) });
   const tokenModel = createOAuthModel({ store: oauthStore, authenticateClients: true });
-  const authorizeServer = new OAuth2Server({ model: authorizeModel });
-  const tokenServer = new OAuth2Server({ model: tokenModel });
+  const authenticateClient = createClientAuthenticator(async (id, secret) => (await tokenModel.getClient(id, secret ?? '')) || false);
 
   /** The resource owner: a production API key of an Enterprise account, in X-API-Key only (never a URL). */
   const authenticateHandler = {
@@ -94,11 +113,21 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
   });
   const form = express.urlencoded({ extended: false, limit: OAUTH_DEFAULTS.maxBodyBytes, parameterLimit: 50 });
 
-  const authorize: RequestHandler = async (req, res) => {
+  /** Runs the library's authorization with `owner` as the resource owner and answers (redirect or error). */
+  async function runAuthorize(
+    req: ExpressRequest,
+    res: ExpressResponse,
+    owner: { handle(request: InstanceType<typeof OAuthRequest>): Promise<OAuthUser> },
+    params?: Record<string, string>,
+  ): Promise<void> {
+    const issuer = issuerOf(req, deps.publicUrl);
     const response = new OAuthResponse();
+    const request = params
+      ? new OAuthRequest({ headers: { ...(req.headers as Record<string, string>) }, method: 'GET', query: params, body: {} })
+      : toOAuthRequest(req);
     try {
-      await authorizeServer.authorize(toOAuthRequest(req), response, {
-        authenticateHandler,
+      await authorizeServer.authorize(request, response, {
+        authenticateHandler: owner,
         authorizationCodeLifetime: options.authorizationCodeLifetimeSeconds,
       });
     } catch (err) {
@@ -107,71 +136,93 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       if (!(err instanceof OAuthError) || response.get('location') === undefined) throw err;
       logIfServerError(deps.logger, err);
     }
+    addIssuerToRedirect(response, issuer);
     sendLibraryResponse(res, response);
+  }
+
+  const dashboardDir = deps.dashboardDir ?? DASHBOARD_DIST;
+  const refuse = refusalPages(dashboardDir);
+  const consent = createConsentFlow({ store: deps.store, oauthStore, dashboardDir, publicUrl: deps.publicUrl, refuse });
+  /**
+   * A script's invalid client or redirect URI: the library's own client checks answer it. A missing
+   * redirect URI among several passes them, and is refused here (no resource owner), never redirected.
+   */
+  const noOwner = {
+    handle(): Promise<OAuthUser> {
+      return Promise.reject(new OAuthEndpointError(401, 'access_denied', 'Sign in to the dashboard to authorize an application'));
+    },
+  };
+
+  const authorize: RequestHandler = async (req, res) => {
+    // The operator path: a production key of the Enterprise account in X-API-Key is the consent
+    // (scripts and tests; docs/auth.md). Browsers use the dashboard session and the consent page.
+    if (req.get('x-api-key') !== undefined) return runAuthorize(req, res, authenticateHandler);
+    const outcome = await consent(req, res);
+    switch (outcome.kind) {
+      case 'answered':
+        return;
+      case 'library':
+        return runAuthorize(req, res, noOwner);
+      case 'deny':
+        return runAuthorize(req, res, { handle: () => Promise.resolve({ accountId: '' }) }, { ...outcome.params, allowed: 'false' });
+      case 'issue':
+        return runAuthorize(req, res, { handle: () => Promise.resolve(outcome.user) }, outcome.params);
+    }
   };
   router.get('/authorize', singleValued, authorize);
   router.post('/authorize', form, singleValued, authorize);
+  router.use('/authorize', function browserRefusalPage(err: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+    // A browser's malformed request (a repeated parameter, a form body that does not parse) gets a
+    // page like every other refusal of the consent flow; scripts keep the envelope.
+    const status = clientErrorStatus(err);
+    if (req.get('x-api-key') !== undefined || status === undefined || !wantsPage(req)) return next(err);
+    refuse(res, consentRefusals.malformedRequest(status));
+  });
 
-  router.post('/token', form, singleValued, async (req, res) => {
+  router.post('/token', form, formOnly, singleValued, async (req, res) => {
+    const { client, credentials } = await authenticateClient(req);
+    // The client is authenticated above, so the library is handed a model that already knows it,
+    // and the credentials, decoded, in the form body: the library's own Basic parsing, which does
+    // not form-urldecode (RFC 6749 §2.3.1), never runs.
+    const server = new OAuth2Server({ model: modelKnowing(tokenModel, client) });
     const response = new OAuthResponse();
     try {
-      await tokenServer.token(toOAuthRequest(req), response, {
+      await server.token(toOAuthRequest(req, credentials), response, {
         accessTokenLifetime: options.accessTokenLifetimeSeconds,
         refreshTokenLifetime: options.refreshTokenLifetimeSeconds,
-        // The library then lets a refresh request through without a secret; the model still demands
-        // one from a confidential client, so this only admits public clients.
+        // Public clients refresh with their client_id alone (confidential ones were checked above).
         requireClientAuthentication: { refresh_token: false },
         alwaysIssueNewRefreshToken: true,
       });
     } catch (err) {
       // The library writes the error into `response` only once the request shape was accepted;
-      // the earlier refusals (method, content type) are answered by the error handler below.
+      // the earlier refusals are answered by the error handler below.
       if (!(err instanceof OAuthError) || (response.body as { error?: unknown } | undefined)?.error === undefined) throw err;
       logIfServerError(deps.logger, err);
     }
     sendLibraryResponse(res, response);
   });
 
-  router.post('/revoke', form, singleValued, async (req, res) => {
-    const credentials = clientCredentialsOf(req);
-    const client = credentials && (await tokenModel.getClient(credentials.clientId, credentials.clientSecret ?? ''));
-    if (!client) {
-      if (req.headers.authorization !== undefined) res.setHeader('WWW-Authenticate', 'Basic realm="sha224d"');
-      throw new OAuthEndpointError(401, 'invalid_client', 'Invalid client: client authentication failed');
-    }
-    const token: unknown = (req.body as Record<string, unknown> | undefined)?.token;
-    if (typeof token !== 'string' || token === '') throw new OAuthEndpointError(400, 'invalid_request', 'Missing parameter: `token`');
-    // The prefix tells the kind, so token_type_hint is not needed (RFC 7009 §2.1 lets us ignore it).
-    const found = isOAuthSecret('accessToken', token)
-      ? await oauthStore.findAccessToken(hashOAuthSecret(token))
-      : isOAuthSecret('refreshToken', token)
-        ? await oauthStore.findRefreshToken(hashOAuthSecret(token))
-        : undefined;
-    // RFC 7009 §2.2: an unknown token, or one of another client, is answered 200 like a revoked one.
-    if (found && found.clientId === client.id) await oauthStore.revokeGrant(found.grantId);
-    res.status(200).end();
-  });
+  router.post('/revoke', form, formOnly, singleValued, revocationHandler({ authenticateClient, store: oauthStore }));
+  router.post(
+    '/introspect',
+    form,
+    formOnly,
+    singleValued,
+    introspectionHandler({ authenticateClient, store: oauthStore, publicUrl: deps.publicUrl }),
+  );
 
-  router.use(function oauthErrors(err: unknown, _req, res, _next) {
-    if (err instanceof OAuthEndpointError) {
-      res.status(err.status).json({ error: err.error, error_description: err.description });
-      return;
-    }
-    if (err instanceof OAuthError) {
-      logIfServerError(deps.logger, err);
-      res.status(err.code).json({ error: err.name, error_description: err.message });
-      return;
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status === 413 ? 413 : 400).json({ error: 'invalid_request', error_description: 'Malformed request body' });
-      return;
-    }
-    deps.logger.error({ err, requestId: res.locals.requestId }, 'oauth request failed');
-    res.status(500).json({ error: 'server_error', error_description: 'Internal error' });
-  } satisfies ErrorRequestHandler);
+  router.use(oauthErrorHandler(deps.logger));
   return router;
 }
+
+/** RFC 6749 §3.2 (token), RFC 7009 §2.1, RFC 7662 §2.1: form-encoded bodies only. */
+const formOnly: RequestHandler = function formEncodedOnly(req, _res, next) {
+  if (!req.is('application/x-www-form-urlencoded')) {
+    throw new OAuthEndpointError(400, 'invalid_request', 'Invalid request: content must be application/x-www-form-urlencoded');
+  }
+  next();
+};
 
 /** RFC 6749 §3.1, §3.2: parameters must not be repeated; anything but one string is refused. */
 const singleValued: RequestHandler = function singleValuedParameters(req, _res, next) {
@@ -183,13 +234,35 @@ const singleValued: RequestHandler = function singleValuedParameters(req, _res, 
   next();
 };
 
-function toOAuthRequest(req: ExpressRequest): InstanceType<typeof OAuthRequest> {
-  return new OAuthRequest({
-    headers: req.headers as Record<string, string>,
-    method: req.method,
-    query: { ...(req.query as Record<string, string>) },
-    body: { ...((req.body ?? {}) as Record<string, string>) },
-  });
+function modelKnowing(model: OAuthModel, client: Client): OAuthModel {
+  return { ...model, getClient: (clientId: string) => Promise.resolve(clientId === client.id ? client : false) };
+}
+
+/**
+ * The library's view of a request. With `credentials` (already checked), they travel in the body
+ * alone, decoded, whichever way the client sent them; the Authorization header is dropped.
+ */
+function toOAuthRequest(req: ExpressRequest, credentials?: ClientCredentials): InstanceType<typeof OAuthRequest> {
+  const headers = { ...(req.headers as Record<string, string>) };
+  const body = { ...((req.body ?? {}) as Record<string, string>) };
+  if (credentials) {
+    delete headers.authorization;
+    delete body.client_secret;
+    body.client_id = credentials.clientId;
+    if (credentials.clientSecret !== undefined) body.client_secret = credentials.clientSecret;
+  }
+  return new OAuthRequest({ headers, method: req.method, query: { ...(req.query as Record<string, string>) }, body });
+}
+
+/**
+ * RFC 9207: an authorization response, success or error, names its issuer, so a client talking to
+ * several servers can tell which one answered (mix-up attacks). Registered redirect URIs have no
+ * fragment and the library always adds a query, so appending keeps the rest byte for byte.
+ */
+function addIssuerToRedirect(response: InstanceType<typeof OAuthResponse>, issuer: string): void {
+  const location: unknown = response.get('location');
+  if (typeof location !== 'string') return;
+  response.set('location', `${location}${location.includes('?') ? '&' : '?'}iss=${encodeURIComponent(issuer)}`);
 }
 
 function sendLibraryResponse(res: ExpressResponse, response: InstanceType<typeof OAuthResponse>): void {
@@ -200,8 +273,4 @@ function sendLibraryResponse(res: ExpressResponse, response: InstanceType<typeof
     return;
   }
   res.status(status).json(response.body ?? {});
-}
-
-function logIfServerError(logger: Logger, err: InstanceType<typeof OAuthError>): void {
-  if (err.code >= 500) logger.error({ err: (err as { inner?: unknown }).inner ?? err }, 'oauth request failed');
 }

@@ -47,18 +47,30 @@ export interface JwtVerifierOptions {
 }
 
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
-  const { secret, issuer, store, maxLifetimeSeconds = DEFAULT_MAX_LIFETIME_SECONDS, clockToleranceSeconds = DEFAULT_CLOCK_TOLERANCE_SECONDS, now } = options;
+  const {
+    secret,
+    issuer,
+    store,
+    maxLifetimeSeconds = DEFAULT_MAX_LIFETIME_SECONDS,
+    clockToleranceSeconds = DEFAULT_CLOCK_TOLERANCE_SECONDS,
+    now,
+  } = options;
   const key = secretKey(secret);
   if (typeof issuer !== 'string' || issuer === '') throw new TypeError('issuer: must be a non-empty string');
-  if (!Number.isSafeInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 1) throw new RangeError('maxLifetimeSeconds: must be a positive integer');
-  if (!Number.isSafeInteger(clockToleranceSeconds) || clockToleranceSeconds < 0) throw new RangeError('clockToleranceSeconds: must be a non-negative integer');
+  if (!Number.isSafeInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 1)
+    throw new RangeError('maxLifetimeSeconds: must be a positive integer');
+  if (!Number.isSafeInteger(clockToleranceSeconds) || clockToleranceSeconds < 0)
+    throw new RangeError('clockToleranceSeconds: must be a non-negative integer');
 
   return {
     async verify(token: string): Promise<Principal> {
       let payload: JWTPayload;
       let typ: string | undefined;
       try {
-        ({ payload, protectedHeader: { typ } } = await jwtVerify(token, key, {
+        ({
+          payload,
+          protectedHeader: { typ },
+        } = await jwtVerify(token, key, {
           algorithms: [JWT_ALGORITHM],
           issuer,
           requiredClaims: ['sub', 'iss', 'exp', 'iat'],
@@ -69,21 +81,27 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         }));
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw new ServiceError('EXPIRED_KEY', { message: BEARER_MESSAGES.expired, cause: err });
-        throw invalid(err instanceof Error ? err : new Error('JWT verification failed'));
+        throw invalidBearer(err instanceof Error ? err : new Error('JWT verification failed'));
       }
       // RFC 7519 §5.1: typ is optional; when present it must say JWT (any case, with or without "application/").
-      if (typ !== undefined && typ.toLowerCase().replace(/^application\//, '') !== 'jwt') throw invalid(new Error(`typ: ${typ} is not JWT`));
+      if (typ !== undefined && typ.toLowerCase().replace(/^application\//, '') !== 'jwt')
+        throw invalidBearer(new Error(`typ: ${typ} is not JWT`));
       // jose checked the type of exp and iat (numbers) and that both are present.
       const { sub, exp, iat, jti } = payload as JWTPayload & { exp: number; iat: number };
-      if (typeof sub !== 'string' || !SUB_RE.test(sub)) throw invalid(new Error('sub: must be an account id'));
-      if (jti !== undefined && (typeof jti !== 'string' || !JTI_RE.test(jti))) throw invalid(new Error('jti: must be a short printable string'));
-      if (exp - iat > maxLifetimeSeconds) throw invalid(new Error(`lifetime exp - iat = ${exp - iat}s exceeds ${maxLifetimeSeconds}s`));
+      if (typeof sub !== 'string' || !SUB_RE.test(sub)) throw invalidBearer(new Error('sub: must be an account id'));
+      if (jti !== undefined && (typeof jti !== 'string' || !JTI_RE.test(jti)))
+        throw invalidBearer(new Error('jti: must be a short printable string'));
+      if (exp - iat > maxLifetimeSeconds)
+        throw invalidBearer(new Error(`lifetime exp - iat = ${exp - iat}s exceeds ${maxLifetimeSeconds}s`));
       const permissions = parsePermissions(payload.permissions);
 
       const account = await store.getAccount(sub);
-      if (!account) throw invalid(new Error('sub: unknown account'));
+      if (!account) throw invalidBearer(new Error('sub: unknown account'));
       if (account.plan !== 'enterprise') {
-        throw new ServiceError('FORBIDDEN', { message: BEARER_MESSAGES.notEnterprise, cause: new Error(`account plan is ${account.plan}`) });
+        throw new ServiceError('FORBIDDEN', {
+          message: BEARER_MESSAGES.notEnterprise,
+          cause: new Error(`account plan is ${account.plan}`),
+        });
       }
       return {
         accountId: account.id,
@@ -138,16 +156,19 @@ function secretKey(secret: string): Uint8Array {
   return key;
 }
 
-function parsePermissions(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalid(new Error('permissions: must be a non-empty array'));
+/** The `permissions` claim: a non-empty array of known permissions (both kinds of bearer JWT). */
+export function parsePermissions(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidBearer(new Error('permissions: must be a non-empty array'));
   const out = new Set<string>();
   for (const p of value) {
-    if (typeof p !== 'string' || !KNOWN_PERMISSIONS.has(p)) throw invalid(new Error(`permissions: unknown permission ${JSON.stringify(p)}`));
+    if (typeof p !== 'string' || !KNOWN_PERMISSIONS.has(p))
+      throw invalidBearer(new Error(`permissions: unknown permission ${JSON.stringify(p)}`));
     out.add(p);
   }
   return [...out];
 }
 
-function invalid(cause: Error): ServiceError {
+/** The one public answer to a bad bearer token; the reason stays in `cause`. */
+export function invalidBearer(cause: Error): ServiceError {
   return new ServiceError('UNAUTHORIZED', { message: BEARER_MESSAGES.invalid, cause });
 }

@@ -5,8 +5,8 @@ import { BEARER_MESSAGES, createJwtVerifier, issueJwt } from '../../shared/auth/
 import { ServiceError } from '../../shared/errors.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { SHA224_ABC as ABC } from '../helpers/digests.js';
 
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
 const SECRET = 'jwt-test-secret-0123456789-abcdefghijklmnop';
 const ISSUER = 'sha224d-test';
 const now = () => Math.floor(Date.now() / 1000);
@@ -59,6 +59,11 @@ describe('Enterprise JWTs over HTTP (SPEC "Authentication" rule 7)', () => {
     const denied = await hash(token);
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
+    // The token's words, not an API key's: JWTs carry a `permissions` claim.
+    expect(denied.body.error).toMatchObject({
+      message: 'Bearer token lacks permission for this request',
+      details: "the token's permissions lack hash:create",
+    });
     const ok = await verify(token);
     expect(ok.status).toBe(200);
     expect(ok.body.valid).toBe(true);
@@ -74,7 +79,7 @@ describe('Enterprise JWTs over HTTP (SPEC "Authentication" rule 7)', () => {
     expectRefused(await hash(await sign(claims(s.accountId), { alg: 'HS256', typ: 'at+jwt' })));
   });
 
-  it('answers an expired token with 401 EXPIRED_KEY (and not the OAuth verifier\'s error)', async () => {
+  it("answers an expired token with 401 EXPIRED_KEY (and not the OAuth verifier's error)", async () => {
     const iat = now() - 800;
     const r = await hash(await sign(claims(s.accountId, { iat, exp: iat + 700 })));
     expect(r.status).toBe(401);
@@ -96,14 +101,23 @@ describe('Enterprise JWTs over HTTP (SPEC "Authentication" rule 7)', () => {
       ['HS512', (a) => sign(claims(a), { alg: 'HS512', typ: 'JWT' })],
       ['alg none (unsecured JWT)', (a) => Promise.resolve(`${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims(a))}.`)],
       ['alg none with a signature part', async (a) => `${b64({ alg: 'none' })}.${b64(claims(a))}.${(await sign(claims(a))).split('.')[2]}`],
-      ['RS256-shaped header over an HMAC signature (alg confusion)', (a) => Promise.resolve(rawSign({ alg: 'RS256', typ: 'JWT' }, claims(a)))],
-      ['a real RS256 token', async (a) => {
-        const { privateKey } = await generateKeyPair('RS256');
-        return new SignJWT(claims(a)).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
-      }],
+      [
+        'RS256-shaped header over an HMAC signature (alg confusion)',
+        (a) => Promise.resolve(rawSign({ alg: 'RS256', typ: 'JWT' }, claims(a))),
+      ],
+      [
+        'a real RS256 token',
+        async (a) => {
+          const { privateKey } = await generateKeyPair('RS256');
+          return new SignJWT(claims(a)).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
+        },
+      ],
       ['another secret', (a) => new SignJWT(claims(a)).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(40)))],
       ['a wrong issuer', (a) => sign(claims(a, { iss: 'someone-else' }))],
-      ['a lifetime over 900 s', (a) => issueJwt({ secret: SECRET, issuer: ISSUER, accountId: a, permissions: ['hash:create'], lifetimeSeconds: 3600 })],
+      [
+        'a lifetime over 900 s',
+        (a) => issueJwt({ secret: SECRET, issuer: ISSUER, accountId: a, permissions: ['hash:create'], lifetimeSeconds: 3600 }),
+      ],
       ['an iat in the future', (a) => sign(claims(a, { iat: now() + 300, exp: now() + 600 }))],
       ['no sub', (a) => sign(claims(a, { sub: undefined }))],
       ['no iss', (a) => sign(claims(a, { iss: undefined }))],
@@ -118,15 +132,21 @@ describe('Enterprise JWTs over HTTP (SPEC "Authentication" rule 7)', () => {
       ['a numeric sub', () => sign(claims('x', { sub: 42 as unknown as string }))],
       ['an unknown crit header', (a) => Promise.resolve(rawSign({ alg: 'HS256', crit: ['x-unknown'], 'x-unknown': 1 }, claims(a)))],
       ['a header without alg', (a) => Promise.resolve(rawSign({ typ: 'JWT' }, claims(a)))],
-      ['a tampered signature', async (a) => {
-        const t = await sign(claims(a));
-        const last = t.at(-2) === 'A' ? 'B' : 'A';
-        return t.slice(0, -2) + last + t.at(-1)!;
-      }],
-      ['a tampered payload (permissions widened, signature kept)', async (a) => {
-        const [h, , sig] = (await sign(claims(a, { permissions: ['hash:verify'] }))).split('.');
-        return `${h}.${b64(claims(a, { permissions: ['hash:create', 'hash:verify'] }))}.${sig}`;
-      }],
+      [
+        'a tampered signature',
+        async (a) => {
+          const t = await sign(claims(a));
+          const last = t.at(-2) === 'A' ? 'B' : 'A';
+          return t.slice(0, -2) + last + t.at(-1)!;
+        },
+      ],
+      [
+        'a tampered payload (permissions widened, signature kept)',
+        async (a) => {
+          const [h, , sig] = (await sign(claims(a, { permissions: ['hash:verify'] }))).split('.');
+          return `${h}.${b64(claims(a, { permissions: ['hash:create', 'hash:verify'] }))}.${sig}`;
+        },
+      ],
       ['a JWT-shaped garbage token', () => Promise.resolve('abc.def.ghi')],
     ];
     it.each(cases)('%s', async (_name, make) => {
@@ -162,12 +182,19 @@ describe('a server without JWT_SECRET', () => {
 
 describe('createJwtVerifier and issueJwt (unit)', () => {
   const store = {
-    getAccount: (id: string) => Promise.resolve(id === 'acc_1' ? { id, name: 'e', plan: 'enterprise' as const, createdAt: new Date() } : undefined),
+    getAccount: (id: string) =>
+      Promise.resolve(id === 'acc_1' ? { id, name: 'e', plan: 'enterprise' as const, createdAt: new Date() } : undefined),
   } as unknown as AccountStore;
 
   it('returns the principal the spec describes', async () => {
     const verifier = createJwtVerifier({ secret: SECRET, issuer: ISSUER, store });
-    const token = await issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create', 'usage:read', 'hash:create'], jti: 'tok-7' });
+    const token = await issueJwt({
+      secret: SECRET,
+      issuer: ISSUER,
+      accountId: 'acc_1',
+      permissions: ['hash:create', 'usage:read', 'hash:create'],
+      jti: 'tok-7',
+    });
     expect(await verifier.verify(token)).toEqual({
       accountId: 'acc_1',
       plan: 'enterprise',
@@ -191,16 +218,40 @@ describe('createJwtVerifier and issueJwt (unit)', () => {
   });
 
   it('honours maxLifetimeSeconds and a clock', async () => {
-    const verifier = createJwtVerifier({ secret: SECRET, issuer: ISSUER, store, maxLifetimeSeconds: 60, now: () => new Date(Date.now() + 10_000) });
-    await expect(verifier.verify(await issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], lifetimeSeconds: 60 }))).resolves.toBeTruthy();
-    await expect(verifier.verify(await issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], lifetimeSeconds: 61 }))).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const verifier = createJwtVerifier({
+      secret: SECRET,
+      issuer: ISSUER,
+      store,
+      maxLifetimeSeconds: 60,
+      now: () => new Date(Date.now() + 10_000),
+    });
+    await expect(
+      verifier.verify(
+        await issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], lifetimeSeconds: 60 }),
+      ),
+    ).resolves.toBeTruthy();
+    await expect(
+      verifier.verify(
+        await issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], lifetimeSeconds: 61 }),
+      ),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it.each([
     ['a secret under 32 bytes', () => createJwtVerifier({ secret: 'short', issuer: ISSUER, store }), RangeError, /secret/],
     ['an empty issuer', () => createJwtVerifier({ secret: SECRET, issuer: '', store }), TypeError, /issuer/],
-    ['a zero lifetime', () => createJwtVerifier({ secret: SECRET, issuer: ISSUER, store, maxLifetimeSeconds: 0 }), RangeError, /maxLifetimeSeconds/],
-    ['a negative tolerance', () => createJwtVerifier({ secret: SECRET, issuer: ISSUER, store, clockToleranceSeconds: -1 }), RangeError, /clockToleranceSeconds/],
+    [
+      'a zero lifetime',
+      () => createJwtVerifier({ secret: SECRET, issuer: ISSUER, store, maxLifetimeSeconds: 0 }),
+      RangeError,
+      /maxLifetimeSeconds/,
+    ],
+    [
+      'a negative tolerance',
+      () => createJwtVerifier({ secret: SECRET, issuer: ISSUER, store, clockToleranceSeconds: -1 }),
+      RangeError,
+      /clockToleranceSeconds/,
+    ],
   ])('createJwtVerifier refuses %s', (_name, make, type, message) => {
     expect(make).toThrow(type);
     expect(make).toThrow(message);
@@ -213,6 +264,8 @@ describe('createJwtVerifier and issueJwt (unit)', () => {
     ['a zero lifetime', { lifetimeSeconds: 0 }, /lifetimeSeconds/],
     ['an empty account', { accountId: '' }, /accountId/],
   ])('issueJwt refuses %s', async (_name, override, message) => {
-    await expect(issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], ...override })).rejects.toThrow(message);
+    await expect(
+      issueJwt({ secret: SECRET, issuer: ISSUER, accountId: 'acc_1', permissions: ['hash:create'], ...override }),
+    ).rejects.toThrow(message);
   });
 });

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jwtCommand, oauthCommand } from '../../shared/admin/oauth-commands.js';
+import { jwtCommand, oauthCommand } from '../../deploy/admin/oauth-commands.js';
 import { createJwtVerifier } from '../../shared/auth/jwt.js';
-import { OAuthStore } from '../../shared/auth/oauth-store.js';
-import { hashOAuthSecret } from '../../shared/auth/oauth-tokens.js';
+import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
+import { hashOAuthSecret } from '../../api/oauth/server/tokens.js';
 import { loadConfig } from '../../shared/config.js';
 import { databaseOptionsFromConfig } from '../../shared/store/database.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
@@ -50,7 +50,17 @@ describe('admin commands: oauth and jwt', () => {
   }
 
   it('oauth register prints the id and the secret once; list shows no secret; delete removes', async () => {
-    const printed = await run('oauth', ['register', '--account', enterprise, '--name', 'CLI app', '--redirect-uri', 'https://a.example/cb', '--redirect-uri', 'http://127.0.0.1:9/cb']);
+    const printed = await run('oauth', [
+      'register',
+      '--account',
+      enterprise,
+      '--name',
+      'CLI app',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--redirect-uri',
+      'http://127.0.0.1:9/cb',
+    ]);
     const clientId = /Client id: (\S+)/.exec(printed)![1]!;
     const secret = /Client secret: (\S+)/.exec(printed)![1]!;
     const found = await new OAuthStore(store.db).findClient(clientId);
@@ -66,17 +76,30 @@ describe('admin commands: oauth and jwt', () => {
   });
 
   it('oauth register --public prints no secret', async () => {
-    const printed = await run('oauth', ['register', '--account', enterprise, '--name', 'Native', '--redirect-uri', 'http://127.0.0.1:9/cb', '--public']);
+    const printed = await run('oauth', [
+      'register',
+      '--account',
+      enterprise,
+      '--name',
+      'Native',
+      '--redirect-uri',
+      'http://127.0.0.1:9/cb',
+      '--public',
+    ]);
     expect(printed).toMatch(/Client id: s224c_/);
     expect(printed).not.toMatch(/secret/i);
   });
 
   it('oauth register refuses a non-Enterprise account', async () => {
-    await expect(run('oauth', ['register', '--account', pro, '--name', 'x', '--redirect-uri', 'https://a.example/cb'])).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(
+      run('oauth', ['register', '--account', pro, '--name', 'x', '--redirect-uri', 'https://a.example/cb']),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
   it('jwt issue prints a token the verifier accepts', async () => {
-    const token = (await run('jwt', ['issue', '--account', enterprise, '--permissions', 'hash:create,hash:verify', '--lifetime', '300'])).trim();
+    const token = (
+      await run('jwt', ['issue', '--account', enterprise, '--permissions', 'hash:create,hash:verify', '--lifetime', '300'])
+    ).trim();
     const principal = await createJwtVerifier({ secret: SECRET, issuer: 'cli-test', store }).verify(token);
     expect(principal).toMatchObject({ accountId: enterprise, via: 'jwt', permissions: ['hash:create', 'hash:verify'] });
   });

@@ -14,23 +14,47 @@ export interface AuthorizeResult {
   body: any;
 }
 
-export async function authorize(baseUrl: string, params: Record<string, string>, headers: Record<string, string> = {}, method: 'GET' | 'POST' = 'GET'): Promise<AuthorizeResult> {
+export async function authorize(
+  baseUrl: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'POST' = 'GET',
+): Promise<AuthorizeResult> {
   const query = new URLSearchParams(params).toString();
   const res =
     method === 'GET'
       ? await fetch(`${baseUrl}/oauth/authorize?${query}`, { headers, redirect: 'manual' })
-      : await fetch(`${baseUrl}/oauth/authorize`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: query, redirect: 'manual' });
+      : await fetch(`${baseUrl}/oauth/authorize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body: query,
+          redirect: 'manual',
+        });
   const location = res.headers.get('location');
   const text = await res.text();
-  return { status: res.status, location: location ? new URL(location) : undefined, body: text ? JSON.parse(text) : undefined };
+  // A relative Location (the dashboard's sign-in) is read against the server's address.
+  const isJson = (res.headers.get('content-type') ?? '').startsWith('application/json');
+  return {
+    status: res.status,
+    location: location ? new URL(location, baseUrl) : undefined,
+    body: text && isJson ? JSON.parse(text) : text || undefined,
+  };
 }
 
 export function basic(clientId: string, secret: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}` };
 }
 
-export async function postForm(url: string, params: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(params).toString() });
+export async function postForm(
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params).toString(),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }

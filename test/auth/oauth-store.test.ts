@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOAuthClient } from '../../shared/auth/oauth-clients.js';
-import { OAuthStore } from '../../shared/auth/oauth-store.js';
-import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from '../../shared/auth/oauth-tokens.js';
-import { createOAuthVerifier } from '../../shared/auth/oauth-verifier.js';
+import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
+import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from '../../api/oauth/server/tokens.js';
+import { createOAuthVerifier } from '../../api/oauth/server/verifier.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';
 
@@ -42,7 +42,16 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
 
   async function newCode(clientId: string, grantId = generateOAuthSecret('grantId'), expiresAt = new Date(Date.now() + 60_000)) {
     const code = generateOAuthSecret('code');
-    await oauth.insertCode(hashOAuthSecret(code), { clientId, accountId, grantId, redirectUri: 'https://a.example/cb', scope: ['hash:create'], codeChallenge: 'c'.repeat(43), codeChallengeMethod: 'S256', expiresAt });
+    await oauth.insertCode(hashOAuthSecret(code), {
+      clientId,
+      accountId,
+      grantId,
+      redirectUri: 'https://a.example/cb',
+      scope: ['hash:create'],
+      codeChallenge: 'c'.repeat(43),
+      codeChallengeMethod: 'S256',
+      expiresAt,
+    });
     return { code, grantId };
   }
 
@@ -55,7 +64,11 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   }
 
   it('registers a client with its secret hashed, and finds it', async () => {
-    const { clientId, clientSecret, client } = await registerOAuthClient(store.db, { accountId, name: ' App ', redirectUris: ['https://a.example/cb', 'https://a.example/cb'] });
+    const { clientId, clientSecret, client } = await registerOAuthClient(store.db, {
+      accountId,
+      name: ' App ',
+      redirectUris: ['https://a.example/cb', 'https://a.example/cb'],
+    });
     expect(client).toMatchObject({ id: clientId, name: 'App', redirectUris: ['https://a.example/cb'], accountId, isPublic: false });
     const found = await oauth.findClient(clientId);
     expect(found?.secretHash).toBe(hashOAuthSecret(clientSecret!));
@@ -74,7 +87,9 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   ])('refuses to register %s', async (_name, override, message) => {
     const plan = (override as { plan?: 'pro' }).plan;
     const owner = plan ? (await store.createAccount({ name: 'p', plan })).id : accountId;
-    await expect(registerOAuthClient(store.db, { accountId: owner, name: 'App', redirectUris: ['https://a.example/cb'], ...override })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
+    await expect(
+      registerOAuthClient(store.db, { accountId: owner, name: 'App', redirectUris: ['https://a.example/cb'], ...override }),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
   });
 
   it('consumes a code once, even when two exchanges race', async () => {
@@ -99,6 +114,33 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
     expect((await oauth.findAccessToken(hashOAuthSecret(other.access)))?.revokedAt).toBeNull();
   });
 
+  it('rotates a refresh token atomically: one winner among racers, and a failed save revokes nothing', async () => {
+    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Rotate', redirectUris: ['https://a.example/cb'] });
+    const grantId = generateOAuthSecret('grantId');
+    const before = Date.now();
+    const first = await newTokens(clientId, grantId);
+    const base = { clientId, accountId, grantId, scope: ['hash:create'], expiresAt: new Date(Date.now() + 60_000) };
+    const successor = () => ({ ...base, tokenHash: hashOAuthSecret(generateOAuthSecret('accessToken')) });
+    const refreshSuccessor = () => ({ ...base, tokenHash: hashOAuthSecret(generateOAuthSecret('refreshToken')) });
+
+    // A save that fails half-way (the new refresh token collides with an existing row) rolls back the revocation.
+    const collision = { ...base, tokenHash: hashOAuthSecret(first.refresh) };
+    await expect(oauth.rotateRefreshToken(hashOAuthSecret(first.refresh), successor(), collision)).rejects.toThrow();
+    const kept = await oauth.findRefreshToken(hashOAuthSecret(first.refresh));
+    expect(kept?.revokedAt).toBeNull();
+    expect(kept?.issuedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+
+    const racers = Array.from({ length: 6 }, () => ({ access: successor(), refresh: refreshSuccessor() }));
+    const results = await Promise.all(racers.map((r) => oauth.rotateRefreshToken(hashOAuthSecret(first.refresh), r.access, r.refresh)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await oauth.findRefreshToken(hashOAuthSecret(first.refresh)))?.revokedAt).toBeInstanceOf(Date);
+    // Only the winner's successors were stored.
+    const stored = await Promise.all(racers.map((r) => oauth.findRefreshToken(r.refresh.tokenHash)));
+    expect(stored.map((row) => row !== undefined)).toEqual(results);
+    const storedAccess = await Promise.all(racers.map((r) => oauth.findAccessToken(r.access.tokenHash)));
+    expect(storedAccess.map((row) => row !== undefined)).toEqual(results);
+  });
+
   it('the verifier maps a live token to an oauth principal with its scopes', async () => {
     const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Verifier', redirectUris: ['https://a.example/cb'] });
     const { access } = await newTokens(clientId, generateOAuthSecret('grantId'));
@@ -113,7 +155,9 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
     });
     const later = createOAuthVerifier({ db: store.db, now: () => new Date(Date.now() + 3_601_000) });
     await expect(later.verify(access)).rejects.toMatchObject({ code: 'EXPIRED_KEY' });
-    await expect(createOAuthVerifier({ db: store.db }).verify(access.replace('s224at_', 's224rt_'))).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(createOAuthVerifier({ db: store.db }).verify(access.replace('s224at_', 's224rt_'))).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('purges rows expired for longer than the grace period, and deleting a client deletes its rows', async () => {

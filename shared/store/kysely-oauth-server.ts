@@ -1,12 +1,12 @@
 /**
  * OAuth 2.0 rows over the service's Kysely database (tables of migration 0002_oauth). Rows are
  * mapped to plain records here and nowhere else; every secret arrives and leaves as a SHA-256 hex
- * (shared/auth/oauth-tokens.ts), never in clear. One-way transitions (consuming a code, revoking a
+ * (api/oauth/server/tokens.ts), never in clear. One-way transitions (consuming a code, revoking a
  * token) are single conditional UPDATEs, so two nodes racing on the same code see one winner.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, OAuthClientsTable, OAuthCodesTable, OAuthTokensTable } from '../store/schema.js';
-import { PLANS, type Plan } from '../store/types.js';
+import type { Database, OAuthClientsTable, OAuthCodesTable, OAuthTokensTable } from './schema.js';
+import { PLANS, type Plan } from './types.js';
 
 export interface OAuthClientRecord {
   id: string;
@@ -28,6 +28,8 @@ export interface OAuthCodeRecord {
   codeChallengeMethod: string;
   expiresAt: Date;
   consumedAt: Date | null;
+  /** The person's consent (oauth_grants) this was issued under; null before consents existed. */
+  consentId: string | null;
 }
 
 export interface OAuthTokenRecord {
@@ -36,7 +38,9 @@ export interface OAuthTokenRecord {
   /** The account's plan now (joined), so a downgraded account's tokens stop working at once. */
   accountPlan: Plan | undefined;
   grantId: string;
+  consentId: string | null;
   scope: string[];
+  issuedAt: Date;
   expiresAt: Date;
   revokedAt: Date | null;
 }
@@ -46,6 +50,7 @@ export interface NewOAuthToken {
   clientId: string;
   accountId: string;
   grantId: string;
+  consentId?: string | null;
   scope: string[];
   expiresAt: Date;
 }
@@ -90,7 +95,10 @@ export class OAuthStore {
     return res.numDeletedRows > 0n;
   }
 
-  async insertCode(codeHash: string, code: Omit<OAuthCodeRecord, 'consumedAt'>): Promise<void> {
+  async insertCode(
+    codeHash: string,
+    code: Omit<OAuthCodeRecord, 'consumedAt' | 'consentId'> & { consentId?: string | null },
+  ): Promise<void> {
     await this.db
       .insertInto('oauth_codes')
       .values({
@@ -105,6 +113,7 @@ export class OAuthStore {
         created_at: Date.now(),
         expires_at: code.expiresAt.getTime(),
         consumed_at: null,
+        consent_id: code.consentId ?? null,
       })
       .execute();
   }
@@ -152,6 +161,26 @@ export class OAuthStore {
     return res.numUpdatedRows > 0n;
   }
 
+  /**
+   * Refresh token rotation in one transaction: revokes the presented refresh token and stores its
+   * successors, or does neither. False when the old token was already revoked (a concurrent use of
+   * the same token won): nothing is written then.
+   */
+  async rotateRefreshToken(oldTokenHash: string, access: NewOAuthToken, refresh: NewOAuthToken, now = new Date()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('oauth_refresh_tokens')
+        .set({ revoked_at: now.getTime() })
+        .where('token_hash', '=', oldTokenHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (res.numUpdatedRows === 0n) return false;
+      await trx.insertInto('oauth_access_tokens').values(toTokenRow(access)).execute();
+      await trx.insertInto('oauth_refresh_tokens').values(toTokenRow(refresh)).execute();
+      return true;
+    });
+  }
+
   /** Revokes every token of a grant and consumes its code (revocation, replay detection). */
   async revokeGrant(grantId: string, now = new Date()): Promise<void> {
     const at = now.getTime();
@@ -159,7 +188,12 @@ export class OAuthStore {
       for (const table of ['oauth_access_tokens', 'oauth_refresh_tokens'] as const) {
         await trx.updateTable(table).set({ revoked_at: at }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
       }
-      await trx.updateTable('oauth_codes').set({ consumed_at: at }).where('grant_id', '=', grantId).where('consumed_at', 'is', null).execute();
+      await trx
+        .updateTable('oauth_codes')
+        .set({ consumed_at: at })
+        .where('grant_id', '=', grantId)
+        .where('consumed_at', 'is', null)
+        .execute();
     });
   }
 
@@ -188,7 +222,9 @@ export class OAuthStore {
       accountId: row.account_id,
       accountPlan: (PLANS as readonly string[]).includes(row.account_plan) ? (row.account_plan as Plan) : undefined,
       grantId: row.grant_id,
+      consentId: row.consent_id,
       scope: splitScope(row.scope),
+      issuedAt: toDate(row.created_at),
       expiresAt: toDate(row.expires_at),
       revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
     };
@@ -212,6 +248,7 @@ function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
     clientId: row.client_id,
     accountId: row.account_id,
     grantId: row.grant_id,
+    consentId: row.consent_id,
     redirectUri: row.redirect_uri,
     scope: splitScope(row.scope),
     codeChallenge: row.code_challenge,
@@ -227,6 +264,7 @@ function toTokenRow(token: NewOAuthToken): Selectable<OAuthTokensTable> {
     client_id: token.clientId,
     account_id: token.accountId,
     grant_id: token.grantId,
+    consent_id: token.consentId ?? null,
     scope: token.scope.join(' '),
     created_at: Date.now(),
     expires_at: token.expiresAt.getTime(),

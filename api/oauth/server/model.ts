@@ -7,13 +7,26 @@
  *  - scopes are the permission names; at least one must be requested, unknown ones are refused;
  *  - a replayed authorization code or a replayed (rotated-out) refresh token revokes every token of
  *    its grant (RFC 6749 §4.1.2, RFC 9700 §4.14.2);
+ *  - a refresh rotates its refresh token in the same transaction that stores the successors, so a
+ *    refused refresh (wider scope, wrong client, bad request, a failure while saving) leaves the
+ *    presented token working. The library calls `revokeToken` before it checks the requested scope;
+ *    revoking there would spend the token on a request that is then refused, and the client's retry
+ *    would look like a replay and revoke the whole grant;
  *  - codes, tokens and client secrets are stored as SHA-256 hashes only.
  */
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { AuthorizationCode, AuthorizationCodeModel, Client, RefreshToken, RefreshTokenModel, Token, User } from '@node-oauth/oauth2-server';
-import { PERMISSION_CLAIMS } from './principal.js';
-import type { OAuthClientRecord, OAuthStore } from './oauth-store.js';
-import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from './oauth-tokens.js';
+import type {
+  AuthorizationCode,
+  AuthorizationCodeModel,
+  Client,
+  RefreshToken,
+  RefreshTokenModel,
+  Token,
+  User,
+} from '@node-oauth/oauth2-server';
+import { PERMISSION_CLAIMS } from '../../../shared/auth/principal.js';
+import type { OAuthClientRecord, OAuthStore } from '../../../shared/store/kysely-oauth-server.js';
+import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from './tokens.js';
 
 const { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidScopeError, ServerError } = OAuth2Server;
 
@@ -28,6 +41,13 @@ export interface OAuthUser extends User {
   accountId: string;
   /** Set once a code exists: every token issued from it, and from its refreshes, shares it. */
   grantId?: string;
+  /**
+   * The person's consent (oauth_grants) the code is issued under, carried to every token, so ending
+   * the consent in the dashboard revokes them (docs/decisions.md "Dashboard and accounts").
+   */
+  consentId?: string | null;
+  /** Set by `getRefreshToken`: the SHA-256 of the refresh token this request rotates out (in `saveToken`). */
+  rotatesRefreshTokenHash?: string;
 }
 
 export interface OAuthModelOptions {
@@ -104,9 +124,10 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         codeChallenge: code.codeChallenge,
         codeChallengeMethod: code.codeChallengeMethod,
         expiresAt: code.expiresAt,
+        consentId: owner.consentId ?? null,
       });
       if (purgeOnAuthorize) void store.purgeExpired().catch(() => undefined);
-      return { ...code, client, user: { accountId: owner.accountId, grantId } };
+      return { ...code, client, user: { accountId: owner.accountId, grantId, consentId: owner.consentId ?? null } };
     },
 
     async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | false> {
@@ -126,7 +147,7 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         redirectUri: code.redirectUri,
         scope: code.scope,
         client,
-        user: { accountId: code.accountId, grantId: code.grantId } satisfies OAuthUser,
+        user: { accountId: code.accountId, grantId: code.grantId, consentId: code.consentId } satisfies OAuthUser,
         codeChallenge: code.codeChallenge,
         codeChallengeMethod: code.codeChallengeMethod,
       };
@@ -145,13 +166,22 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
       await assertEnterprise(owner.accountId);
       const scope = token.scope ?? [];
       if (!token.accessTokenExpiresAt) throw new ServerError('Server error: access token has no expiry');
-      const base = { clientId: client.id, accountId: owner.accountId, grantId, scope };
-      await store.insertTokens(
-        { ...base, tokenHash: hashOAuthSecret(token.accessToken), expiresAt: token.accessTokenExpiresAt },
+      const base = { clientId: client.id, accountId: owner.accountId, grantId, consentId: owner.consentId ?? null, scope };
+      const access = { ...base, tokenHash: hashOAuthSecret(token.accessToken), expiresAt: token.accessTokenExpiresAt };
+      const refresh =
         token.refreshToken && token.refreshTokenExpiresAt
           ? { ...base, tokenHash: hashOAuthSecret(token.refreshToken), expiresAt: token.refreshTokenExpiresAt }
-          : undefined,
-      );
+          : undefined;
+      const rotated = owner.rotatesRefreshTokenHash;
+      if (rotated !== undefined && refresh) {
+        if (!(await store.rotateRefreshToken(rotated, access, refresh))) {
+          // Another request rotated this token first: two holders, as with a replay.
+          await store.revokeGrant(grantId);
+          throw new InvalidGrantError('Invalid grant: refresh token is invalid');
+        }
+      } else {
+        await store.insertTokens(access, refresh);
+      }
       return {
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt,
@@ -159,7 +189,7 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         refreshTokenExpiresAt: token.refreshTokenExpiresAt,
         scope,
         client,
-        user: { accountId: owner.accountId, grantId } satisfies OAuthUser,
+        user: { accountId: owner.accountId, grantId, consentId: owner.consentId ?? null } satisfies OAuthUser,
       };
     },
 
@@ -174,7 +204,7 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         accessTokenExpiresAt: found.expiresAt,
         scope: found.scope,
         client,
-        user: { accountId: found.accountId, grantId: found.grantId } satisfies OAuthUser,
+        user: { accountId: found.accountId, grantId: found.grantId, consentId: found.consentId } satisfies OAuthUser,
       };
     },
 
@@ -200,14 +230,21 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         refreshTokenExpiresAt: found.expiresAt,
         scope: found.scope,
         client,
-        user: { accountId: found.accountId, grantId: found.grantId } satisfies OAuthUser,
+        user: {
+          accountId: found.accountId,
+          grantId: found.grantId,
+          consentId: found.consentId,
+          rotatesRefreshTokenHash: hashOAuthSecret(refreshToken),
+        } satisfies OAuthUser,
       };
     },
 
-    async revokeToken(token: RefreshToken): Promise<boolean> {
-      const revoked = await store.revokeRefreshToken(hashOAuthSecret(token.refreshToken));
-      if (!revoked) await store.revokeGrant(grantIdOf(token.user));
-      return revoked;
+    /**
+     * Called by the library after `getRefreshToken` and before it checks the scope: it revokes
+     * nothing (see the header); `saveToken` rotates. The token was found unrevoked just now.
+     */
+    revokeToken(token: RefreshToken): Promise<boolean> {
+      return Promise.resolve((token.user as OAuthUser).rotatesRefreshTokenHash !== undefined);
     },
   };
 }

@@ -3,10 +3,10 @@
  * dashboard"; here, the admin CLI `oauth register`). The secret is returned once and stored hashed.
  */
 import type { Kysely } from 'kysely';
-import { invalidInput } from '../errors.js';
-import type { Database } from '../store/schema.js';
-import { generateOAuthSecret, hashOAuthSecret } from './oauth-tokens.js';
-import { OAuthStore, type OAuthClientRecord } from './oauth-store.js';
+import { invalidInput } from '../../../shared/errors.js';
+import type { Database } from '../../../shared/store/schema.js';
+import { generateOAuthSecret, hashOAuthSecret } from './tokens.js';
+import { OAuthStore, type OAuthClientRecord } from '../../../shared/store/kysely-oauth-server.js';
 
 const MAX_NAME_LENGTH = 100;
 const MAX_REDIRECT_URIS = 10;

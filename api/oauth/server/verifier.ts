@@ -8,13 +8,13 @@
  * token starts with s224at_), and each is answered by the verifier it was meant for.
  */
 import type { Kysely } from 'kysely';
-import { ServiceError } from '../errors.js';
-import type { Database } from '../store/schema.js';
-import { looksLikeJwt, type TokenVerifier } from './credentials.js';
-import { BEARER_MESSAGES } from './jwt.js';
-import type { Principal } from './principal.js';
-import { OAuthStore } from './oauth-store.js';
-import { hashOAuthSecret, isOAuthSecret } from './oauth-tokens.js';
+import { ServiceError } from '../../../shared/errors.js';
+import type { Database } from '../../../shared/store/schema.js';
+import { looksLikeJwt, type TokenVerifier } from '../../../shared/auth/credentials.js';
+import { BEARER_MESSAGES } from '../../../shared/auth/jwt.js';
+import type { Principal } from '../../../shared/auth/principal.js';
+import { OAuthStore } from '../../../shared/store/kysely-oauth-server.js';
+import { hashOAuthSecret, isOAuthSecret } from './tokens.js';
 
 export function createOAuthVerifier(options: { db: Kysely<Database>; now?: () => Date }): TokenVerifier {
   const store = new OAuthStore(options.db);
@@ -29,7 +29,10 @@ export function createOAuthVerifier(options: { db: Kysely<Database>; now?: () =>
         throw new ServiceError('EXPIRED_KEY', { message: BEARER_MESSAGES.expired, cause: new Error('access token expired') });
       }
       if (found.accountPlan !== 'enterprise') {
-        throw new ServiceError('FORBIDDEN', { message: BEARER_MESSAGES.notEnterprise, cause: new Error(`account plan is ${String(found.accountPlan)}`) });
+        throw new ServiceError('FORBIDDEN', {
+          message: BEARER_MESSAGES.notEnterprise,
+          cause: new Error(`account plan is ${String(found.accountPlan)}`),
+        });
       }
       return {
         accountId: found.accountId,
@@ -54,7 +57,9 @@ export function routeBearerTokens(verifiers: { jwt?: TokenVerifier; oauth?: Toke
     verify(token: string): Promise<Principal> {
       if (verifiers.jwt && looksLikeJwt(token)) return verifiers.jwt.verify(token);
       if (verifiers.oauth && isOAuthSecret('accessToken', token)) return verifiers.oauth.verify(token);
-      return Promise.reject(new ServiceError('UNAUTHORIZED', { cause: new Error('bearer token is neither an API key, a JWT nor an OAuth access token') }));
+      return Promise.reject(
+        new ServiceError('UNAUTHORIZED', { cause: new Error('bearer token is neither an API key, a JWT nor an OAuth access token') }),
+      );
     },
   };
 }
