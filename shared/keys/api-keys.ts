@@ -34,6 +34,12 @@ interface KeyState {
   touched: Map<string, number>;
   /** Bumped by every revocation, so a lookup that raced one does not cache its stale answer. */
   generation: number;
+  /**
+   * key hash → the store lookup under way for it. A burst of requests with one uncached key (a
+   * client's first second, or every 5 s as the cache lapses) shares one query instead of queueing
+   * hundreds for the pool, which would refuse them with 503 once its wait bound passed.
+   */
+  lookups: Map<string, Promise<Awaited<ReturnType<AccountStore['findKeyByHash']>>>>;
 }
 
 const states = new WeakMap<AccountStore, KeyState>();
@@ -41,7 +47,7 @@ const states = new WeakMap<AccountStore, KeyState>();
 function stateOf(store: AccountStore): KeyState {
   let state = states.get(store);
   if (!state) {
-    state = { cache: new Map(), touched: new Map(), generation: 0 };
+    state = { cache: new Map(), touched: new Map(), generation: 0, lookups: new Map() };
     states.set(store, state);
   }
   return state;
@@ -82,6 +88,7 @@ export async function createApiKey(store: AccountStore, input: NewApiKey, now = 
     description,
     allowedDomains: domains,
     expiresAt,
+    allowedIps: input.allowedIps ?? [],
     id: `key_${randomUUID()}`,
     prefix: displayPrefix(secret),
     keyHash: hashApiKey(secret),
@@ -94,11 +101,7 @@ export async function createApiKey(store: AccountStore, input: NewApiKey, now = 
  * revoked: one dull public message, the reason in `cause`) or EXPIRED_KEY (expires_at ≤ now).
  * A malformed key is refused before any store call.
  */
-export async function authenticateApiKey(
-  store: AccountStore,
-  presented: unknown,
-  now = new Date(),
-): Promise<Principal> {
+export async function authenticateApiKey(store: AccountStore, presented: unknown, now = new Date()): Promise<Principal> {
   if (!isWellFormedApiKey(presented)) throw unauthorized(presented === undefined ? 'missing' : 'malformed');
   const nowMs = now.getTime();
   const keyHash = hashApiKey(presented);
@@ -115,7 +118,7 @@ export async function authenticateApiKey(
   if (cached) state.cache.delete(keyHash);
 
   const generation = state.generation;
-  const found = await store.findKeyByHash(keyHash);
+  const found = await sharedLookup(store, state, keyHash);
   if (!found || !hashesEqual(found.keyHash, keyHash)) throw unauthorized('unknown');
   const { key, account } = found;
   if (key.revokedAt !== null) throw unauthorized('revoked');
@@ -128,6 +131,8 @@ export async function authenticateApiKey(
     via: 'api_key',
     keyType: key.type,
     allowedDomains: key.allowedDomains,
+    allowedIps: key.allowedIps,
+    accountAllowedIps: account.allowedIps,
   };
   if (state.generation === generation) {
     if (state.cache.size >= CACHE_MAX_ENTRIES) evictOldest(state.cache);
@@ -138,18 +143,41 @@ export async function authenticateApiKey(
   return principal;
 }
 
+/** One store lookup per key hash at a time; every caller waiting on it gets its answer. */
+function sharedLookup(store: AccountStore, state: KeyState, keyHash: string): ReturnType<AccountStore['findKeyByHash']> {
+  let lookup = state.lookups.get(keyHash);
+  if (lookup === undefined) {
+    const started = store.findKeyByHash(keyHash).finally(() => {
+      if (state.lookups.get(keyHash) === started) state.lookups.delete(keyHash);
+    });
+    lookup = started;
+    state.lookups.set(keyHash, lookup);
+  }
+  return lookup;
+}
+
 /** Revokes for good (SPEC: a revoked key cannot be restored). False if unknown or already revoked. */
 export async function revokeApiKey(store: AccountStore, id: string): Promise<boolean> {
-  const state = stateOf(store);
   const revoked = await store.revokeKey(id);
-  // A lookup that read the row before the write either cached it already (dropped by the loop
-  // below, which runs in the same tick as the bump) or resolves later and sees a newer generation,
-  // so it does not cache. A lookup that reads after the write sees revoked_at.
+  forgetApiKey(store, id);
+  return revoked;
+}
+
+/**
+ * Drops this process's cached principal of key `id`; call it right after changing the key's row
+ * (revocation, a roll's new expiry, edited domains or IP allow-list) so this process sees the change
+ * at once. A lookup that read the row before the write either cached it already (dropped by the loop
+ * below, which runs in the same tick as the bump) or resolves later and sees a newer generation, so
+ * it does not cache. A lookup that reads after the write sees the new row.
+ */
+export function forgetApiKey(store: AccountStore, id: string): void {
+  const state = stateOf(store);
   state.generation++;
+  // A lookup under way may have read the row before the change: later callers start their own.
+  state.lookups.clear();
   for (const [hash, entry] of state.cache) {
     if (entry.principal.credentialId === id) state.cache.delete(hash);
   }
-  return revoked;
 }
 
 /** Drops this process's cached principals for `store` (tests; after bulk changes). */
@@ -169,7 +197,12 @@ function touch(store: AccountStore, state: KeyState, keyId: string, now: Date): 
 
 /** Callers get their own copy, so mutating a principal cannot alter the cached one. */
 function copyOf(principal: Principal): Principal {
-  return { ...principal, allowedDomains: [...principal.allowedDomains] };
+  return {
+    ...principal,
+    allowedDomains: [...principal.allowedDomains],
+    ...(principal.allowedIps ? { allowedIps: [...principal.allowedIps] } : {}),
+    ...(principal.accountAllowedIps ? { accountAllowedIps: [...principal.accountAllowedIps] } : {}),
+  };
 }
 
 function hashesEqual(storedHex: string, computedHex: string): boolean {

@@ -1,4 +1,4 @@
-/** The admin CLI end to end, spawned as `npx tsx shared/admin/cli.ts` on a temp SQLite DATA_DIR. */
+/** The admin CLI end to end, spawned as `npx tsx deploy/admin/cli.ts` on a temp SQLite DATA_DIR. */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,7 @@ function admin(...args: string[]): Promise<Result> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'shared/admin/cli.ts', ...args], { env }, (err, stdout, stderr) => {
+    execFile('npx', ['tsx', 'deploy/admin/cli.ts', ...args], { env }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -49,8 +49,18 @@ describe('admin CLI', () => {
     expect(list.stdout).toMatch(/Acme Ltd\s+pro/);
 
     const created = await admin(
-      'keys', 'create', '--account', accountId, '--type', 'client', '--description', 'web app',
-      '--domains', 'App.Example.com, *.example.org', '--expires', '30d',
+      'keys',
+      'create',
+      '--account',
+      accountId,
+      '--type',
+      'client',
+      '--description',
+      'web app',
+      '--domains',
+      'App.Example.com, *.example.org',
+      '--expires',
+      '30d',
     );
     expect(created.code).toBe(0);
     const secret = /^API key: (\S+)$/m.exec(created.stdout)?.[1] ?? '';
@@ -105,8 +115,16 @@ describe('admin CLI', () => {
     expect((await admin('accounts', 'list')).stdout).toMatch(/Acme Ltd\s+enterprise/);
 
     const prod = await admin(
-      'keys', 'create', '--account', accountId, '--type', 'production', '--description', 'x',
-      '--expires', '2001-01-01',
+      'keys',
+      'create',
+      '--account',
+      accountId,
+      '--type',
+      'production',
+      '--description',
+      'x',
+      '--expires',
+      '2001-01-01',
     );
     expect(prod.code).toBe(2);
     expect(prod.stderr).toContain('Expiry must be a date in the future');

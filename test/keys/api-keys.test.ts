@@ -1,7 +1,7 @@
 /** The key service against both engines: lifecycle, refusals, cache, throttled last-use writes. */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bootstrapAdmin } from '../../shared/admin/bootstrap.js';
+import { bootstrapAdmin } from '../../deploy/admin/bootstrap.js';
 import { ERROR_CATALOG, ServiceError } from '../../shared/errors.js';
 import {
   authenticateApiKey,
@@ -41,8 +41,6 @@ async function refusal(p: Promise<unknown>): Promise<ServiceError> {
   return err as ServiceError;
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 20));
-
 describe.each(ENGINES)('API keys on %s', (engine) => {
   let t: TestDatabase;
   let store: KyselyAccountStore;
@@ -72,6 +70,8 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
       via: 'api_key',
       keyType: 'production',
       allowedDomains: [],
+      allowedIps: [],
+      accountAllowedIps: [],
     });
 
     expect(await revokeApiKey(store, record.id)).toBe(true);
@@ -131,6 +131,14 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
     expect(calls).toEqual(['findKeyByHash']);
   });
 
+  it('a burst of requests with one uncached key shares one store lookup', async () => {
+    const { secret, record } = await createApiKey(store, { accountId, type: 'production', description: 'burst' });
+    const { store: spy, calls } = spied(store);
+    const principals = await Promise.all(Array.from({ length: 50 }, () => authenticateApiKey(spy, secret)));
+    expect(principals.map((p) => p.credentialId)).toEqual(Array.from({ length: 50 }, () => record.id));
+    expect(calls.filter((call) => call === 'findKeyByHash')).toEqual(['findKeyByHash']);
+  });
+
   it('validates creation input', async () => {
     const cases: [Parameters<typeof createApiKey>[1], string][] = [
       [{ accountId, type: 'client', description: 'web' }, 'field: allowedDomains'],
@@ -161,9 +169,7 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
     expect(calls.filter((c) => c === 'findKeyByHash')).toHaveLength(2);
 
     await revokeApiKey(spy, record.id);
-    expect((await refusal(authenticateApiKey(spy, secret, new Date(t0.getTime() + CACHE_TTL_MS + 1)))).code).toBe(
-      'UNAUTHORIZED',
-    );
+    expect((await refusal(authenticateApiKey(spy, secret, new Date(t0.getTime() + CACHE_TTL_MS + 1)))).code).toBe('UNAUTHORIZED');
   });
 
   it('a revocation by another node is seen here within CACHE_TTL_MS (the documented staleness bound)', async () => {
@@ -189,14 +195,13 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
     await authenticateApiKey(spy, secret, new Date(t0.getTime() + 10_000));
     await authenticateApiKey(spy, secret, new Date(t0.getTime() + TOUCH_INTERVAL_MS - 1));
     expect(calls.filter((c) => c === 'touchKey')).toHaveLength(1);
-    await tick();
-    expect((await store.getKey(record.id))?.lastUsedAt).toEqual(t0);
+    // The write is fire-and-forget, so poll for it rather than sleep.
+    await expect.poll(async () => (await store.getKey(record.id))?.lastUsedAt).toEqual(t0);
 
     const t1 = new Date(t0.getTime() + TOUCH_INTERVAL_MS);
     await authenticateApiKey(spy, secret, t1);
     expect(calls.filter((c) => c === 'touchKey')).toHaveLength(2);
-    await tick();
-    expect((await store.getKey(record.id))?.lastUsedAt).toEqual(t1);
+    await expect.poll(async () => (await store.getKey(record.id))?.lastUsedAt).toEqual(t1);
   });
 
   it('a failing last-use write neither fails authentication nor leaks an unhandled rejection', async () => {
@@ -212,7 +217,8 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
         },
       });
       await expect(authenticateApiKey(failing, secret)).resolves.toMatchObject({ accountId });
-      await tick();
+      // An unhandled rejection is reported once the microtask queue drains, before the next macrotask.
+      await new Promise(setImmediate);
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
       process.off('unhandledRejection', unhandled);
@@ -225,7 +231,7 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
       createApiKey(store, { accountId, type: 'client', description: 'scan-2', allowedDomains: ['a.example.com'] }),
     ]);
     for (const { secret } of created) await authenticateApiKey(store, secret);
-    await tick();
+    for (const { record } of created) await expect.poll(async () => (await store.getKey(record.id))?.lastUsedAt).toBeInstanceOf(Date);
 
     const dump: string[] = [];
     for (const table of ['accounts', 'api_keys', 'usage_daily', 'kysely_migration'] as const) {

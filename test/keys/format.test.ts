@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  API_KEY_LENGTH,
-  API_KEY_PREFIX,
-  displayPrefix,
-  generateApiKey,
-  hashApiKey,
-  isWellFormedApiKey,
-} from '../../shared/keys/format.js';
+import { API_KEY_LENGTH, API_KEY_PREFIX, displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../shared/keys/format.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -88,15 +81,11 @@ describe('isWellFormedApiKey', () => {
 
   it('property: any generated key passes and any single substitution fails', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: API_KEY_PREFIX.length, max: API_KEY_LENGTH - 1 }),
-        fc.integer({ min: 1, max: 61 }),
-        (pos, shift) => {
-          const k = generateApiKey();
-          const mutated = BASE62[(BASE62.indexOf(k[pos]!) + shift) % 62]!;
-          return isWellFormedApiKey(k) && !isWellFormedApiKey(k.slice(0, pos) + mutated + k.slice(pos + 1));
-        },
-      ),
+      fc.property(fc.integer({ min: API_KEY_PREFIX.length, max: API_KEY_LENGTH - 1 }), fc.integer({ min: 1, max: 61 }), (pos, shift) => {
+        const k = generateApiKey();
+        const mutated = BASE62[(BASE62.indexOf(k[pos]!) + shift) % 62]!;
+        return isWellFormedApiKey(k) && !isWellFormedApiKey(k.slice(0, pos) + mutated + k.slice(pos + 1));
+      }),
       { numRuns: 2000 },
     );
   });

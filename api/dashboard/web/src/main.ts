@@ -1,0 +1,97 @@
+/**
+ * The dashboard's entry point: loads who is signed in (GET /me), draws the shell, and renders the
+ * page the address names. Without a session, every page but sign-in and set-password sends the
+ * person to sign-in, which brings them back afterwards.
+ */
+import { ApiError, call, setUnauthorizedHandler } from './api.js';
+import { h, replaceChildren } from './dom.js';
+import { shell } from './layout.js';
+import { renderGrants } from './pages/grants.js';
+import { renderKeys } from './pages/keys.js';
+import { renderOAuthApps } from './pages/oauth-apps.js';
+import { renderOverview } from './pages/overview.js';
+import { renderSandbox } from './pages/sandbox.js';
+import { renderSetPassword } from './pages/set-password.js';
+import { renderSettings } from './pages/settings.js';
+import { renderSignIn } from './pages/sign-in.js';
+import { renderUsage } from './pages/usage.js';
+import { BASE, go, startRouter, type Page } from './router.js';
+import { currentMembership, currentSession, setSession } from './state.js';
+
+const PAGES: Page[] = [
+  { path: '/', title: 'Overview', nav: true, render: renderOverview },
+  { path: '/keys', title: 'API keys', nav: true, render: renderKeys },
+  { path: '/usage', title: 'Usage', nav: true, render: renderUsage },
+  { path: '/oauth-apps', title: 'OAuth applications', nav: true, render: renderOAuthApps },
+  { path: '/authorized-apps', title: 'Authorized applications', nav: true, render: renderGrants },
+  { path: '/sandbox', title: 'Sandbox', nav: true, render: renderSandbox },
+  { path: '/settings', title: 'Settings', nav: true, render: renderSettings },
+  { path: '/sign-in', title: 'Sign in', public: true, render: renderSignIn },
+  { path: '/set-password', title: 'Set password', public: true, render: renderSetPassword },
+];
+
+/** Once per refusal: a 401 reaches here from the API client and from the page that made the call. */
+function toSignIn(): void {
+  setSession(undefined);
+  if (location.pathname === `${BASE}/sign-in`) return;
+  const here = location.pathname + location.search;
+  go(`${BASE}/sign-in?returnTo=${encodeURIComponent(here)}`, true);
+}
+
+async function show(page: Page): Promise<void> {
+  const app = document.getElementById('app')!;
+  document.title = `${page.title} — sha224d`;
+  if (page.public) {
+    const main = h('main', { id: 'main', class: 'main public', tabindex: '-1' });
+    replaceChildren(app, main);
+    await page.render(main);
+    main.querySelector('h1')?.focus();
+    return;
+  }
+  if (!currentSession()) {
+    try {
+      setSession(await call('me', {}));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return toSignIn();
+      throw err;
+    }
+  }
+  if (!currentMembership()) {
+    replaceChildren(
+      app,
+      h(
+        'main',
+        { id: 'main', class: 'main public' },
+        h(
+          'div',
+          { class: 'card narrow' },
+          h('h1', {}, 'No account'),
+          h('p', {}, 'You are not a member of any account. Ask an admin to add you.'),
+        ),
+      ),
+    );
+    return;
+  }
+  const frame = shell(PAGES, page);
+  replaceChildren(app, frame);
+  const main = frame.querySelector('main')!;
+  main.append(h('p', { class: 'loading' }, 'Loading…'));
+  try {
+    await page.render(main);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return;
+    replaceChildren(
+      main,
+      h(
+        'div',
+        { class: 'card' },
+        h('h1', { tabindex: '-1' }, 'This page could not load'),
+        h('p', { role: 'alert' }, err instanceof Error ? err.message : 'Unknown error'),
+      ),
+    );
+  }
+  main.querySelector('h1')?.focus();
+}
+
+setUnauthorizedHandler(toSignIn);
+startRouter(PAGES, show);

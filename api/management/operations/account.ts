@@ -1,0 +1,48 @@
+/** The account overview (plan, today's usage, limits, status) and the account-wide IP allow-list. */
+import { clearApiKeyCache } from '../../../shared/keys/api-keys.js';
+import { assertAllowListPlan, IP_ALLOWLIST_PLANS, normalizeAllowList } from '../ip-allowlist.js';
+import { assertCan } from '../policy.js';
+import type { AccountIpAllowListRequest, AccountIpAllowListResponse, AccountOverviewResponse } from '../schemas/account.js';
+import type { Actor, ManagementContext } from './context.js';
+import { iso } from './views.js';
+
+export async function accountOverviewOp(ctx: ManagementContext, actor: Actor): Promise<AccountOverviewResponse> {
+  assertCan(actor.role, 'account.read');
+  const { account } = actor;
+  const [usage, status] = await Promise.all([ctx.limiter.usage(account.id, account.plan, false), ctx.serviceStatus()]);
+  const limits = ctx.catalog.plans[account.plan];
+  return {
+    account: { id: account.id, name: account.name, plan: account.plan, createdAt: iso(account.createdAt), allowedIps: account.allowedIps },
+    role: actor.role,
+    today: { used: usage.used, quota: usage.dailyQuota, remaining: usage.remaining, resetsAt: iso(usage.resetTime) },
+    limits: {
+      v1PerSecond: limits.v1PerSecond,
+      v1PerMinute: limits.v1PerMinute,
+      v2PerSecond: limits.v2PerSecond,
+      v1MaxFileBytes: limits.v1MaxFileBytes,
+      v2MaxFileBytes: limits.v2MaxFileBytes,
+      wsConnections: limits.wsConnections,
+    },
+    features: {
+      ipAllowList: IP_ALLOWLIST_PLANS.includes(account.plan),
+      oauth: account.plan === 'enterprise',
+      jwt: account.plan === 'enterprise',
+    },
+    status,
+  };
+}
+
+/** Replaces the account-wide allow-list; a non-empty list needs Pro or Enterprise. */
+export async function setAccountIpAllowListOp(
+  ctx: ManagementContext,
+  actor: Actor,
+  input: AccountIpAllowListRequest,
+): Promise<AccountIpAllowListResponse> {
+  assertCan(actor.role, 'account.ip_allowlist');
+  const allowedIps = normalizeAllowList(input.allowedIps);
+  assertAllowListPlan(actor.account.plan, allowedIps);
+  await ctx.store.keySettings.setAccountAllowedIps(actor.account.id, allowedIps);
+  // Cached key lookups carry the account's list: this process sees the new one at once.
+  clearApiKeyCache(ctx.store);
+  return { allowedIps };
+}

@@ -1,0 +1,49 @@
+/** The management contract: every route has schemas, paths fill in, and the OpenAPI entries generate. */
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { describe, expect, it } from 'vitest';
+import { MANAGEMENT_CONTRACT } from '../../api/management/contract.js';
+import { managementOperationId, registerManagementPaths } from '../../api/management/openapi.js';
+import { MANAGEMENT_BASE, MANAGEMENT_ROUTES, routePath } from '../../api/management/routes.js';
+
+describe('management contract', () => {
+  it('describes exactly the routes, each with a summary and a response', () => {
+    expect(Object.keys(MANAGEMENT_CONTRACT).sort()).toEqual(Object.keys(MANAGEMENT_ROUTES).sort());
+    for (const [name, entry] of Object.entries(MANAGEMENT_CONTRACT)) {
+      expect(entry.summary.length, name).toBeGreaterThan(10);
+      const path = MANAGEMENT_ROUTES[name as keyof typeof MANAGEMENT_ROUTES].path;
+      // Account-scoped routes name the account; the others never do.
+      expect(path.startsWith('/accounts/{accountId}'), name).toBe(entry.auth === 'account');
+      expect('params' in entry, name).toBe(path.includes('{'));
+    }
+  });
+
+  it('has no two routes on one method and path', () => {
+    const seen = Object.values(MANAGEMENT_ROUTES).map((r) => `${r.method} ${r.path}`);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('fills path parameters, percent-encoding them, and refuses a missing one', () => {
+    expect(routePath('revokeKey', { accountId: 'acc_1', keyId: 'key_a/b' })).toBe(
+      `${MANAGEMENT_BASE}/accounts/acc_1/keys/key_a%2Fb/revoke`,
+    );
+    expect(routePath('me')).toBe('/dashboard/api/me');
+    expect(() => routePath('listKeys')).toThrow('missing path parameter accountId');
+  });
+
+  it('generates an OpenAPI 3.1 entry per route, with the session cookie scheme', () => {
+    const registry = new OpenAPIRegistry();
+    registerManagementPaths(registry);
+    const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info: { title: 't', version: '1' } });
+    const operations = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>));
+    expect(operations.map((o) => o.operationId).sort()).toEqual(
+      Object.keys(MANAGEMENT_ROUTES)
+        .map((n) => managementOperationId(n))
+        .sort(),
+    );
+    expect(doc.components?.securitySchemes?.dashboardSession).toMatchObject({ type: 'apiKey', in: 'cookie' });
+    expect(doc.paths?.['/dashboard/api/accounts/{accountId}/keys']?.post?.requestBody).toBeDefined();
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(['MgmtApiKey', 'MgmtCreatedKey', 'MgmtUsage', 'MgmtSessionResponse']),
+    );
+  });
+});
