@@ -1,0 +1,166 @@
+/** The `sha224d` command line: commands, options and `--help` examples (commander). */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import { resolveSettings } from './config.js';
+import { CliContext, type ExitCode, type GlobalFlags, type Io } from './context.js';
+import { statusCommand, usageCommand } from './commands/account.js';
+import { batchCommand } from './commands/batch.js';
+import { checkCommand } from './commands/check.js';
+import { configSetKey, configSetUrl, configShow } from './commands/config.js';
+import { hashCommand, hmacCommand, urlCommand, verifyCommand } from './commands/hash.js';
+import { jobsGetCommand, jobsWaitCommand } from './commands/jobs.js';
+
+const EXAMPLES = `
+Examples:
+  $ sha224d hash abc                          # SHA-224 of the text "abc" (via the service)
+  $ sha224d hash -f *.iso > SUMS              # sha224sum format; progress bars on a terminal
+  $ sha224sum -c SUMS                         # …which sha224sum understands
+  $ sha224d check SUMS                        # verify a manifest through the service (exit 1 on a mismatch)
+  $ cat big.bin | sha224d hash -              # stdin, streamed to /v2/stream
+  $ sha224d --local hash -f big.bin           # computed here with the client-side library, no network
+  $ sha224d verify abc 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
+  $ sha224d hmac message --secret key
+  $ sha224d url https://example.com/
+  $ sha224d batch items.jsonl > hashes.jsonl  # {"id":"a","data":"…"} per line, 1000 per request
+  $ sha224d --json usage
+  $ sha224d jobs wait <job-id>
+  $ sha224d config set-key s224_…             # saved in ~/.config/sha224d/config.json (mode 0600)
+
+Key: --key, else SHA224D_API_KEY, else the config file. Address: --base-url, else SHA224D_URL,
+else the config file, else http://127.0.0.1:8080.
+Exit codes: 0 ok, 1 mismatch, 2 usage error, 3 service error.`;
+
+function choice<T extends string>(flags: string, description: string, choices: readonly T[], fallback: T): Option {
+  return new Option(flags, description).choices(choices).default(fallback);
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
+const ENCODINGS = ['utf8', 'hex', 'base64'] as const;
+
+/** Builds the program; `run` receives each command's exit code. */
+export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Command {
+  const program = new Command('sha224d')
+    .description('Hash with the sha224d service: text, files (sha224sum format), URLs, batches and jobs')
+    .version(packageJson.version)
+    .option('--key <key>', 'API key (else SHA224D_API_KEY, else the config file)')
+    .option('--base-url <url>', 'service address (else SHA224D_URL, else the config file, else http://127.0.0.1:8080)')
+    .option('--json', 'print the service’s JSON answers')
+    .option('--local', 'compute here with the client-side SHA-224 library, without the network')
+    .addHelpText('after', EXAMPLES)
+    .showHelpAfterError('(run sha224d --help for usage and examples)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  const context = (): CliContext => {
+    const flags = program.opts<GlobalFlags>();
+    return new CliContext(flags, resolveSettings(flags, io.env), io);
+  };
+  // Each command runs with a fresh context, closed afterwards (a socket.io connection must not keep the process alive).
+  const action = (fn: (c: CliContext) => Promise<ExitCode> | ExitCode) => () =>
+    run(
+      (async () => {
+        const c = context();
+        try {
+          return await fn(c);
+        } finally {
+          c.close();
+        }
+      })(),
+    );
+
+  program
+    .command('hash')
+    .description('SHA-224 of TEXT, of files (-f, sha224sum format) or of stdin (-)')
+    .argument('[text...]', 'text to hash, or - for stdin')
+    .option('-f, --file <files...>', 'files to hash (printed as sha224sum lines)')
+    .addOption(choice('-e, --encoding <encoding>', 'encoding of TEXT', ENCODINGS, 'utf8'))
+    .addOption(choice('-o, --output <format>', 'digest format of TEXT', ['hex', 'base64'] as const, 'hex'))
+    .action((texts: string[], options: Parameters<typeof hashCommand>[2]) => action((c) => hashCommand(c, texts, options))());
+
+  program
+    .command('verify')
+    .description('check that TEXT (or the file, with -f) hashes to HASH; exit 1 when it does not')
+    .argument('<subject>', 'text, or a file with -f')
+    .argument('<hash>', 'expected SHA-224, 56 hex characters')
+    .option('-f, --file', 'SUBJECT is a file')
+    .addOption(choice('-e, --encoding <encoding>', 'encoding of TEXT', ENCODINGS, 'utf8'))
+    .action((subject: string, hash: string, options: Parameters<typeof verifyCommand>[3]) =>
+      action((c) => verifyCommand(c, subject, hash, options))(),
+    );
+
+  program
+    .command('hmac')
+    .description('HMAC-SHA-224 of TEXT under --secret')
+    .argument('<text>', 'message')
+    .option('-s, --secret <secret>', 'the HMAC key')
+    .addOption(choice('--secret-encoding <encoding>', 'encoding of the secret', ENCODINGS, 'utf8'))
+    .addOption(choice('-e, --encoding <encoding>', 'encoding of TEXT', ENCODINGS, 'utf8'))
+    .addOption(choice('-o, --output <format>', 'digest format', ['hex', 'base64'] as const, 'hex'))
+    .action((text: string, options: Parameters<typeof hmacCommand>[2]) => action((c) => hmacCommand(c, text, options))());
+
+  program
+    .command('url')
+    .description('have the service fetch URL and hash its body')
+    .argument('<url>', 'http or https URL (public addresses only)')
+    .option('-t, --timeout <seconds>', 'fetch timeout (service default 10, at most 60)', positiveNumber)
+    .action((url: string, options: { timeout?: number }) => action((c) => urlCommand(c, url, options))());
+
+  program
+    .command('batch')
+    .description('hash a JSON-lines file ({"id":…,"data":…} or "text" per line) in requests of 1000 items')
+    .argument('<file>', 'JSON-lines file, or - for stdin')
+    .addOption(choice('-e, --encoding <encoding>', 'encoding of each data', ENCODINGS, 'utf8'))
+    .addOption(choice('-o, --output <format>', 'digest format', ['hex', 'base64', 'binary'] as const, 'hex'))
+    .option('-c, --concurrency <n>', 'requests in flight', positiveInt, 4)
+    .action((file: string, options: Parameters<typeof batchCommand>[2]) => action((c) => batchCommand(c, file, options))());
+
+  program.command('usage').description('quota and rate limit of the key’s account (GET /v1/usage)').action(action(usageCommand));
+  program.command('status').description('service status and this minute’s rate limit (GET /v1/status)').action(action(statusCommand));
+
+  program
+    .command('check')
+    .description('verify a sha224sum manifest through the service; exit 1 on any mismatch')
+    .argument('<sums>', 'manifest file (sha224sum or BSD format), or - for stdin')
+    .option('-q, --quiet', 'do not print OK lines')
+    .action((sums: string, options: { quiet?: boolean }) => action((c) => checkCommand(c, sums, options))());
+
+  const jobs = program.command('jobs').description('async jobs');
+  jobs
+    .command('get')
+    .description('state of a job (GET /v2/jobs/{id})')
+    .argument('<id>', 'job id')
+    .action((id: string) => action((c) => jobsGetCommand(c, id))());
+  jobs
+    .command('wait')
+    .description('wait until the job finishes (socket.io when installed, else polling) and print its result')
+    .argument('<id>', 'job id')
+    .option('-t, --timeout <seconds>', 'give up after this long', positiveNumber, 600)
+    .action((id: string, options: { timeout: number }) => action((c) => jobsWaitCommand(c, id, options))());
+
+  const config = program.command('config').description('the config file (API key, address)');
+  config
+    .command('set-key')
+    .argument('<key>', 'API key')
+    .action((key: string) => action((c) => configSetKey(c, key))());
+  config
+    .command('set-url')
+    .argument('<url>', 'service address')
+    .action((url: string) => action((c) => configSetUrl(c, url))());
+  config.command('show').action(action(configShow));
+
+  for (const command of [program, ...program.commands, ...jobs.commands, ...config.commands]) {
+    command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  }
+  return program;
+}

@@ -1,0 +1,3322 @@
+/**
+ * Generated from the service's OpenAPI document (GET /openapi.json, api/openapi.ts) by api/clients/typescript/scripts/generate-types.ts.
+ * Do not edit: run `npm run generate -w @sha224d/client`.
+ */
+export interface paths {
+  '/v2/hash': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of data */
+    post: operations['hashV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Verify data against a SHA-224 digest (constant-time) */
+    post: operations['verifyV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/hmac': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** HMAC-SHA-224 */
+    post: operations['hmacV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/batch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hash up to 1000 items; `?async=true` answers 202 with a job */
+    post: operations['batchV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/file': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of an uploaded file; `?async=true` answers 202 with a job */
+    post: operations['fileV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of a raw application/octet-stream body (chunked); `?async=true` answers 202 with a job */
+    post: operations['streamV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * State of a job; when completed, the body its synchronous call would have returned
+     * @description Another account's job is reported as absent (404), so ids cannot be probed. Finished jobs are kept JOB_RETENTION_SECONDS (24 h).
+     */
+    get: operations['getJobV2'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/hash': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of data (Set A) */
+    post: operations['hashV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Verify data against a SHA-224 digest (Set A body; a Set B body with `text` answers in Set B shape) */
+    post: operations['verifyV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/file/hash': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of an uploaded file (Set A) */
+    post: operations['fileHashV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/hmac': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** HMAC-SHA-224 (Set A) */
+    post: operations['hmacV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Account usage and quota (Set A) */
+    get: operations['getUsageV1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/hash/text': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of text (Set B) */
+    post: operations['hashTextV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/hash/file': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** SHA-224 of an uploaded file (Set B) */
+    post: operations['hashFileV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/hash/url': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Fetch a URL and hash its body (Set B)
+     * @description Client keys may not hash URLs (403). Only public addresses are fetched (docs/ssrf.md).
+     */
+    post: operations['hashUrlV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/verify/text': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Verify text against a SHA-224 digest (Set B) */
+    post: operations['verifyTextV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/verify/file': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Verify an uploaded file against a SHA-224 digest (Set B) */
+    post: operations['verifyFileV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/batch/hash': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hash up to 1000 texts (Set B) */
+    post: operations['batchHashV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/batch/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Verify up to 1000 texts (Set B) */
+    post: operations['batchVerifyV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/compare': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Compare two hex hashes in constant time (Set B) */
+    post: operations['compareV1'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Service status, rate limit and account (Set B) */
+    get: operations['getStatusV1'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Authorization code grant with PKCE S256
+     * @description The resource owner authenticates with a production API key of the Enterprise account that registered the client (X-API-Key), which is its consent. The redirect carries `code`, `state` and `iss` (RFC 9207), or `error`.
+     */
+    get: operations['authorizeOAuth'];
+    put?: never;
+    /**
+     * Authorization code grant with PKCE S256 (parameters in a form body)
+     * @description The resource owner authenticates with a production API key of the Enterprise account that registered the client (X-API-Key), which is its consent. The redirect carries `code`, `state` and `iss` (RFC 9207), or `error`.
+     */
+    post: operations['authorizeOAuthForm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Exchange an authorization code, or refresh a token (the refresh token rotates) */
+    post: operations['tokenOAuth'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a token and its whole grant (RFC 7009)
+     * @description An unknown token, or another client's, is answered 200 like a revoked one, so the endpoint reveals nothing.
+     */
+    post: operations['revokeOAuth'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/oauth/introspect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Describe one of the client's own tokens (RFC 7662)
+     * @description Confidential clients only. Any other token is `{"active": false}`.
+     */
+    post: operations['introspectOAuth'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/oauth-authorization-server': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Authorization server metadata (RFC 8414) */
+    get: operations['getAuthorizationServerMetadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/openid-configuration': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The same authorization server metadata at the OpenID discovery path (RFC 8414 §5); no OpenID Connect is offered */
+    get: operations['getOpenIdConfiguration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/healthz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness: answers without touching any dependency */
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/readyz': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Readiness: the store, the queue and the blob store each answered a ping within 2 s */
+    get: operations['getReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/openapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This document (public, `Access-Control-Allow-Origin: *`, revalidated by ETag) */
+    get: operations['getOpenApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sdk/sha224.min.js': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The client library as a classic script (global `sha224`), cached for an hour */
+    get: operations['getSdkScript'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sdk/sha224.mjs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The client library as an ES module, cached for an hour */
+    get: operations['getSdkModule'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sdk/manifest.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The content-addressed URLs of the library and their SRI integrity */
+    get: operations['getSdkManifest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sdk/{asset}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A content-addressed copy of the library, as named by /sdk/manifest.json: immutable, cached for a year */
+    get: operations['getSdkAsset'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    ErrorResponse: {
+      /** @enum {boolean} */
+      success: false;
+      error: {
+        code: string;
+        message: string;
+        details: string;
+        /** @description Seconds to wait (RATE_LIMIT_EXCEEDED) */
+        retry_after?: number;
+        /** @description The job that goes on (JOB_TIMEOUT) */
+        job_id?: string;
+      };
+    };
+    V1ErrorResponse: {
+      error: {
+        code: string;
+        message: string;
+        details: {
+          [key: string]: string | number;
+        };
+      };
+    };
+    HashResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hash: string;
+      /** @enum {string} */
+      algorithm: 'SHA-224';
+      encoding: string;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      /** @description Server-side processing time in milliseconds */
+      processing_time_ms: number;
+    };
+    HashRequest: {
+      data: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Digest format; binary is returned base64-encoded
+       * @default hex
+       * @enum {string}
+       */
+      output?: 'hex' | 'base64' | 'binary';
+    };
+    VerifyResponse: {
+      /** @enum {boolean} */
+      success: true;
+      valid: boolean;
+      message: string;
+      expected_hash: string;
+      provided_hash: string;
+    };
+    VerifyRequest: {
+      data: string;
+      hash: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    HmacResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hmac: string;
+      /** @enum {string} */
+      algorithm: 'HMAC-SHA-224';
+      encoding: string;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      /** @description Server-side processing time in milliseconds */
+      processing_time_ms: number;
+    };
+    HmacRequest: {
+      data: string;
+      key: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      key_encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Digest format; binary is returned base64-encoded
+       * @default hex
+       * @enum {string}
+       */
+      output?: 'hex' | 'base64';
+    };
+    BatchResponse: {
+      /** @enum {boolean} */
+      success: true;
+      results: {
+        id: string;
+        hash: string;
+      }[];
+      count: number;
+      /** @enum {string} */
+      algorithm: 'SHA-224';
+      encoding: string;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      /** @description Server-side processing time in milliseconds */
+      processing_time_ms: number;
+    };
+    AcceptedResponse: {
+      /** @enum {boolean} */
+      success: true;
+      /** @description The job id; GET /v2/jobs/{id} reports its state */
+      job_id: string;
+      /** @enum {string} */
+      status: 'queued' | 'active' | 'completed' | 'failed';
+      status_url: string;
+    };
+    BatchRequest: {
+      items: {
+        id: string;
+        data: string;
+      }[];
+      /** @default true */
+      parallel?: boolean;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Digest format; binary is returned base64-encoded
+       * @default hex
+       * @enum {string}
+       */
+      output?: 'hex' | 'base64' | 'binary';
+    };
+    FileResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hash: string;
+      /** @enum {string} */
+      algorithm: 'SHA-224';
+      encoding: string;
+      filename: string;
+      size: number;
+      chunk_size: number;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      /** @description Server-side processing time in milliseconds */
+      processing_time_ms: number;
+    };
+    StreamResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hash: string;
+      /** @enum {string} */
+      algorithm: 'SHA-224';
+      encoding: string;
+      size: number;
+      chunk_size: number;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      /** @description Server-side processing time in milliseconds */
+      processing_time_ms: number;
+    };
+    /** @description A job's state; when completed, the body its synchronous call would have returned plus `job_id` and `status`. */
+    JobStatus:
+      | components['schemas']['JobPending']
+      | components['schemas']['BatchJobCompleted']
+      | components['schemas']['FileJobCompleted']
+      | components['schemas']['StreamJobCompleted']
+      | components['schemas']['DigestJobCompleted']
+      | components['schemas']['JobFailed'];
+    /** @description A job still waiting for a worker (`queued`) or being worked on (`active`). */
+    JobPending: {
+      /** @enum {boolean} */
+      success: true;
+      job_id: string;
+      /** @enum {string} */
+      status: 'queued' | 'active';
+    };
+    BatchJobCompleted: components['schemas']['BatchResponse'] & {
+      job_id: string;
+      /** @enum {string} */
+      status: 'completed';
+    };
+    FileJobCompleted: components['schemas']['FileResponse'] & {
+      job_id: string;
+      /** @enum {string} */
+      status: 'completed';
+    };
+    StreamJobCompleted: components['schemas']['StreamResponse'] & {
+      job_id: string;
+      /** @enum {string} */
+      status: 'completed';
+    };
+    /** @description A finished hash, HMAC, verify or URL job, fetched after its synchronous call answered 504 JOB_TIMEOUT. */
+    DigestJobCompleted: {
+      /** @enum {boolean} */
+      success: true;
+      /** @description Lowercase hex */
+      digest: string;
+      /** @example 2026-11-21T12:00:00.000Z */
+      timestamp: string;
+      job_id: string;
+      /** @enum {string} */
+      status: 'completed';
+    };
+    /** @description A failed job: the error the synchronous call would have answered. */
+    JobFailed: {
+      /** @enum {boolean} */
+      success: false;
+      job_id: string;
+      /** @enum {string} */
+      status: 'failed';
+      error: {
+        code: string;
+        message: string;
+        details: string;
+      };
+    };
+    V1HashResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hash: string;
+      /** @enum {string} */
+      algorithm: 'sha224';
+      /** @enum {string} */
+      encoding: 'hex' | 'base64';
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1HashRequest: {
+      data: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Digest format; binary is returned base64-encoded
+       * @default hex
+       * @enum {string}
+       */
+      outputFormat?: 'hex' | 'base64' | 'binary';
+    };
+    V1VerifyResponse: {
+      /** @enum {boolean} */
+      success: true;
+      verified: boolean;
+      /** @enum {string} */
+      algorithm: 'sha224';
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1TextVerifyResponse: {
+      valid: boolean;
+      expected: string;
+      computed: string;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1VerifyRequest: {
+      data: string;
+      hash: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    V1TextVerifyRequest: {
+      hash: string;
+      text: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    V1FileHashResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hash: string;
+      /** @enum {string} */
+      algorithm: 'sha224';
+      /** @enum {string} */
+      encoding: 'hex' | 'base64';
+      fileName: string;
+      fileSize: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1HmacResponse: {
+      /** @enum {boolean} */
+      success: true;
+      hmac: string;
+      /** @enum {string} */
+      algorithm: 'sha224';
+      /** @enum {string} */
+      encoding: 'hex' | 'base64';
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1HmacRequest: {
+      data: string;
+      key: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      keyEncoding?: 'utf8' | 'hex' | 'base64';
+      /**
+       * @description Digest format; binary is returned base64-encoded
+       * @default hex
+       * @enum {string}
+       */
+      outputFormat?: 'hex' | 'base64';
+    };
+    V1UsageResponse: {
+      /** @enum {boolean} */
+      success: true;
+      account: {
+        tier: string;
+        quota: {
+          /** @description -1 when the plan has no daily quota */
+          daily: number;
+          used: number;
+          /** @description -1 when the plan has no daily quota */
+          remaining: number;
+          /**
+           * @description ISO 8601 UTC, second precision
+           * @example 2026-11-21T12:00:00Z
+           */
+          resetTime: string;
+        };
+        rateLimit: {
+          /** @description -1 when unlimited */
+          requestsPerSecond: number;
+          maxFileSize: number;
+        };
+      };
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1TextHashResponse: {
+      hash: string;
+      input_length: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1TextHashRequest: {
+      text: string;
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    V1HashFileResponse: {
+      hash: string;
+      filename: string;
+      filesize: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1UrlHashResponse: {
+      hash: string;
+      url: string;
+      content_length: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1UrlHashRequest: {
+      /** Format: uri */
+      url: string;
+      /** @description Seconds, greater than 0 and at most 60; default 10 */
+      timeout?: number;
+    };
+    V1FileVerifyResponse: {
+      valid: boolean;
+      expected: string;
+      computed: string;
+      filename: string;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1BatchHashResponse: {
+      results: {
+        id: string;
+        hash: string;
+        input_length: number;
+      }[];
+      count: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1BatchHashRequest: {
+      items: {
+        /** @description Defaults to the item's index */
+        id?: string;
+        text: string;
+      }[];
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    V1BatchVerifyResponse: {
+      results: {
+        id: string;
+        valid: boolean;
+        expected: string;
+        computed: string;
+      }[];
+      count: number;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1BatchVerifyRequest: {
+      items: {
+        /** @description Defaults to the item's index */
+        id?: string;
+        hash: string;
+        text: string;
+      }[];
+      /**
+       * @description Encoding of the input string
+       * @default utf8
+       * @enum {string}
+       */
+      encoding?: 'utf8' | 'hex' | 'base64';
+    };
+    V1CompareResponse: {
+      match: boolean;
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    V1CompareRequest: {
+      hash1: string;
+      hash2: string;
+    };
+    V1StatusResponse: {
+      /** @enum {string} */
+      status: 'operational' | 'degraded';
+      version: string;
+      /** @description The v1 Set B per-minute window; -1 when unlimited */
+      rate_limit: {
+        limit: number;
+        remaining: number;
+        /**
+         * @description ISO 8601 UTC, second precision
+         * @example 2026-11-21T12:00:00Z
+         */
+        reset: string;
+      };
+      account: {
+        plan: string;
+        requests_today: number;
+        /** @description -1 when the plan has no daily quota */
+        requests_quota: number;
+      };
+      /**
+       * @description ISO 8601 UTC, second precision
+       * @example 2026-11-21T12:00:00Z
+       */
+      timestamp: string;
+    };
+    OAuthError: {
+      /** @description RFC 6749 §5.2 / §4.1.2.1 error code, e.g. invalid_request, invalid_client, invalid_grant, access_denied */
+      error: string;
+      error_description: string;
+    };
+    OAuthTokenResponse: {
+      access_token: string;
+      /** @enum {string} */
+      token_type: 'Bearer';
+      /** @description Seconds; 3600 */
+      expires_in: number;
+      /** @description A new one on every refresh; the old one stops working */
+      refresh_token: string;
+      /** @description Space-separated granted scopes */
+      scope: string;
+    };
+    OAuthTokenForm: {
+      /** @enum {string} */
+      grant_type: 'authorization_code' | 'refresh_token';
+      /** @description authorization_code */
+      code?: string;
+      /** @description authorization_code, when the authorization request had one */
+      redirect_uri?: string;
+      /** @description authorization_code (PKCE) */
+      code_verifier?: string;
+      /** @description refresh_token */
+      refresh_token?: string;
+      /** @description refresh_token: a narrower scope */
+      scope?: string;
+      /** @description Public clients, and client_secret_post */
+      client_id?: string;
+      /** @description client_secret_post */
+      client_secret?: string;
+    };
+    OAuthTokenLookupForm: {
+      token: string;
+      /**
+       * @description Ignored: the token says what it is
+       * @enum {string}
+       */
+      token_type_hint?: 'access_token' | 'refresh_token';
+      client_id?: string;
+      client_secret?: string;
+    };
+    OAuthIntrospectionResponse:
+      | {
+          /** @enum {boolean} */
+          active: false;
+        }
+      | {
+          /** @enum {boolean} */
+          active: true;
+          scope: string;
+          client_id: string;
+          /**
+           * @description Access tokens only
+           * @enum {string}
+           */
+          token_type?: 'Bearer';
+          exp: number;
+          iat: number;
+          /** @description The account that authorized the client */
+          sub: string;
+          iss: string;
+        };
+    AuthorizationServerMetadata: {
+      issuer: string;
+      authorization_endpoint: string;
+      token_endpoint: string;
+      revocation_endpoint: string;
+      introspection_endpoint: string;
+      scopes_supported: ('hash:create' | 'hash:verify' | 'usage:read' | 'jobs:read')[];
+      response_types_supported: 'code'[];
+      response_modes_supported: 'query'[];
+      grant_types_supported: ('authorization_code' | 'refresh_token')[];
+      code_challenge_methods_supported: 'S256'[];
+      token_endpoint_auth_methods_supported: ('client_secret_basic' | 'client_secret_post' | 'none')[];
+      revocation_endpoint_auth_methods_supported: string[];
+      introspection_endpoint_auth_methods_supported: string[];
+      /** @enum {boolean} */
+      authorization_response_iss_parameter_supported: true;
+    };
+    Health: {
+      /** @enum {string} */
+      status: 'ok';
+    };
+    Readiness: {
+      /** @enum {string} */
+      status: 'ready' | 'not_ready';
+      checks: {
+        /** @enum {string} */
+        store: 'ok' | 'failed';
+        /** @enum {string} */
+        queue: 'ok' | 'failed';
+        /** @enum {string} */
+        blobs: 'ok' | 'failed';
+      };
+    };
+    SdkManifest: {
+      name: string;
+      version: string;
+      /** @description By served name: `sha224.min.js` and `sha224.mjs` */
+      files: {
+        [key: string]: {
+          /** @description The content-addressed URL, cached for a year */
+          url: string;
+          /** @description Subresource Integrity (sha384-…) */
+          integrity: string;
+          bytes: number;
+          gzip: number;
+          br: number;
+        };
+      };
+    };
+  };
+  responses: {
+    /** @description `INVALID_INPUT`: a parameter is missing or invalid, the body is malformed, or the path is badly percent-encoded. */
+    V2_INVALID_INPUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UNAUTHORIZED`: no credential, or an unknown, revoked or malformed one (no X-RateLimit-* headers). `EXPIRED_KEY`: the credential has expired. */
+    V2_UNAUTHORIZED_EXPIRED_KEY: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `FORBIDDEN`: the credential lacks this operation's permission or scope, or a client key is used from an Origin it does not allow. `CREDENTIAL_EXPOSED`: a credential was sent over plain HTTP to a deployment with TLS: revoke it. `IP_NOT_ALLOWED`: the request comes from an address outside the key's or its account's IP allow-list. */
+    V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `METHOD_NOT_ALLOWED`: answered, with `Allow`, to any other method on this path. */
+    V2_METHOD_NOT_ALLOWED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        Allow: components['headers']['Allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `REQUEST_TIMEOUT`: the headers or the body did not arrive in time (docs/limits.md "Connections and timeouts"). */
+    V2_REQUEST_TIMEOUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `PAYLOAD_TOO_LARGE`: the JSON body exceeds MAX_JSON_BYTES. */
+    V2_PAYLOAD_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UNSUPPORTED_MEDIA_TYPE`: a Content-Encoding other than identity, or a content type or charset this operation does not take. */
+    V2_UNSUPPORTED_MEDIA_TYPE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `RATE_LIMIT_EXCEEDED`: the rate window or the daily quota is used up; see Retry-After. */
+    V2_RATE_LIMIT_EXCEEDED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `HEADERS_TOO_LARGE`: the request line and headers are too large. */
+    V2_HEADERS_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `INTERNAL_ERROR`: an unexpected fault (no details are given). */
+    V2_INTERNAL_ERROR: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now. */
+    V2_SERVICE_UNAVAILABLE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `JOB_TIMEOUT`: the job did not finish within SYNC_TIMEOUT; it goes on, and `job_id` names it for GET /v2/jobs/{id}. */
+    V2_JOB_TIMEOUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `CONFLICT`: the same Idempotency-Key is being used by a concurrent request; retry. */
+    V2_CONFLICT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was first used with a different request. */
+    V2_IDEMPOTENCY_KEY_REUSED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `FILE_TOO_LARGE`: the file exceeds the plan's size limit. */
+    V2_FILE_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `NOT_FOUND`: no such resource for this account. */
+    V2_NOT_FOUND: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `INVALID_INPUT`: a parameter is missing or invalid, the body is malformed, or the path is badly percent-encoded. */
+    V1_INVALID_INPUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `UNAUTHORIZED`: no credential, or an unknown, revoked or malformed one (no X-RateLimit-* headers). `EXPIRED_KEY`: the credential has expired. */
+    V1_UNAUTHORIZED_EXPIRED_KEY: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `FORBIDDEN`: the credential lacks this operation's permission or scope, or a client key is used from an Origin it does not allow. `CREDENTIAL_EXPOSED`: a credential was sent over plain HTTP to a deployment with TLS: revoke it. `IP_NOT_ALLOWED`: the request comes from an address outside the key's or its account's IP allow-list. */
+    V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `METHOD_NOT_ALLOWED`: answered, with `Allow`, to any other method on this path. */
+    V1_METHOD_NOT_ALLOWED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        Allow: components['headers']['Allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `REQUEST_TIMEOUT`: the headers or the body did not arrive in time (docs/limits.md "Connections and timeouts"). */
+    V1_REQUEST_TIMEOUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `PAYLOAD_TOO_LARGE`: the JSON body exceeds MAX_JSON_BYTES. */
+    V1_PAYLOAD_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `UNSUPPORTED_MEDIA_TYPE`: a Content-Encoding other than identity, or a content type or charset this operation does not take. */
+    V1_UNSUPPORTED_MEDIA_TYPE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `RATE_LIMIT_EXCEEDED`: the rate window or the daily quota is used up; see Retry-After. */
+    V1_RATE_LIMIT_EXCEEDED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'Retry-After': components['headers']['Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `HEADERS_TOO_LARGE`: the request line and headers are too large. */
+    V1_HEADERS_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `INTERNAL_ERROR`: an unexpected fault (no details are given). */
+    V1_INTERNAL_ERROR: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now. */
+    V1_SERVICE_UNAVAILABLE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `JOB_TIMEOUT`: the job did not finish within SYNC_TIMEOUT; it goes on, and `job_id` names it for GET /v2/jobs/{id}. */
+    V1_JOB_TIMEOUT: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `FILE_TOO_LARGE`: the file exceeds the plan's size limit. */
+    V1_FILE_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `INVALID_INPUT`: a parameter is missing or invalid, the body is malformed, or the path is badly percent-encoded. `URL_NOT_ALLOWED`: the URL is malformed or points at an address the service does not fetch (docs/ssrf.md). */
+    V1_INVALID_INPUT_URL_NOT_ALLOWED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `PAYLOAD_TOO_LARGE`: the JSON body exceeds MAX_JSON_BYTES. `FILE_TOO_LARGE`: the file exceeds the plan's size limit. */
+    V1_PAYLOAD_TOO_LARGE_FILE_TOO_LARGE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `URL_FETCH_FAILED`: fetching the URL failed (an upstream error status, a refused connection or a timeout). */
+    V1_URL_FETCH_FAILED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['V1ErrorResponse'];
+      };
+    };
+    /** @description `METHOD_NOT_ALLOWED`: answered, with `Allow`, to any other method on this path. */
+    V2_METHOD_NOT_ALLOWED_PUBLIC: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        Allow: components['headers']['Allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `NOT_FOUND`: no such resource for this account. */
+    V2_NOT_FOUND_PUBLIC: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+  };
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description The id of this request in the service log: the client-supplied `X-Request-Id` when it is 1-64 of `A-Za-z0-9._:-`, else a new UUID. */
+    'X-Request-Id': string;
+    /** @description Requests allowed in the binding window (docs/limits.md); -1 when unlimited. On every response to an identified caller. */
+    'X-RateLimit-Limit': number;
+    /** @description Requests left in that window; -1 when unlimited. */
+    'X-RateLimit-Remaining': number;
+    /** @description When that window resets, in Unix seconds. */
+    'X-RateLimit-Reset': number;
+    /** @description v2: seconds until a refused request may be sent again; 0 while requests are allowed. */
+    'X-RateLimit-Retry-After': number;
+    /** @description Seconds to wait before sending the request again (RFC 9110 §10.2.3). */
+    'Retry-After': number;
+    /** @description `true` when the `Idempotency-Key` was seen before with the same request: the answer names the first job. */
+    'Idempotent-Replayed': 'true';
+    /** @description The job's status URL, `/v2/jobs/{id}`. */
+    Location: string;
+    /** @description The methods this path accepts. */
+    Allow: string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  hashV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HashRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HashResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  verifyV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VerifyRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VerifyResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  hmacV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HmacRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HmacResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  batchV2: {
+    parameters: {
+      query?: {
+        async?: boolean | ('0' | '1' | 'true' | 'false');
+      };
+      header?: {
+        /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BatchRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BatchResponse'];
+        };
+      };
+      /** @description Accepted: the job was queued (or, with a replayed Idempotency-Key, the first job is reported). */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_CONFLICT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  fileV2: {
+    parameters: {
+      query?: {
+        async?: boolean | ('0' | '1' | 'true' | 'false');
+      };
+      header?: {
+        /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @default 1048576 */
+          chunk_size?: number;
+          /**
+           * @description Digest format; binary is returned base64-encoded
+           * @default hex
+           * @enum {string}
+           */
+          output?: 'hex' | 'base64' | 'binary';
+          /**
+           * Format: binary
+           * @description The file to hash (required, exactly one part). Up to the plan's /v2/file size limit; larger files belong in /v2/stream.
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileResponse'];
+        };
+      };
+      /** @description Accepted: the job was queued (or, with a replayed Idempotency-Key, the first job is reported). */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_CONFLICT'];
+      413: components['responses']['V2_FILE_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  streamV2: {
+    parameters: {
+      query?: {
+        chunk_size?: number;
+        /** @description Digest format; binary is returned base64-encoded */
+        output?: 'hex' | 'base64' | 'binary';
+        async?: boolean | ('0' | '1' | 'true' | 'false');
+      };
+      header?: {
+        /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StreamResponse'];
+        };
+      };
+      /** @description Accepted: the job was queued (or, with a replayed Idempotency-Key, the first job is reported). */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          Location: components['headers']['Location'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_CONFLICT'];
+      413: components['responses']['V2_FILE_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V2_JOB_TIMEOUT'];
+    };
+  };
+  getJobV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `job_id` of a 202 answer or of a JOB_TIMEOUT error */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['JobStatus'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  hashV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1HashRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1HashResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  verifyV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1VerifyRequest'] | components['schemas']['V1TextVerifyRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1VerifyResponse'] | components['schemas']['V1TextVerifyResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  fileHashV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /**
+           * @description Digest format; binary is returned base64-encoded
+           * @default hex
+           * @enum {string}
+           */
+          outputFormat?: 'hex' | 'base64';
+          /**
+           * Format: binary
+           * @description The file to hash (required, exactly one part), up to the plan's v1 file size limit.
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1FileHashResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_FILE_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  hmacV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1HmacRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1HmacResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  getUsageV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1UsageResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+    };
+  };
+  hashTextV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1TextHashRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1TextHashResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  hashFileV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @default 1048576 */
+          chunk_size?: number;
+          /**
+           * Format: binary
+           * @description The file to hash (required, exactly one part), up to the plan's v1 file size limit.
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1HashFileResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_FILE_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  hashUrlV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1UrlHashRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1UrlHashResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT_URL_NOT_ALLOWED'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE_FILE_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      502: components['responses']['V1_URL_FETCH_FAILED'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  verifyTextV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1TextVerifyRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1TextVerifyResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  verifyFileV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          hash: string;
+          /**
+           * Format: binary
+           * @description The file to verify (required, exactly one part), up to the plan's v1 file size limit.
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1FileVerifyResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_FILE_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  batchHashV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1BatchHashRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1BatchHashResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  batchVerifyV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1BatchVerifyRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1BatchVerifyResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+      504: components['responses']['V1_JOB_TIMEOUT'];
+    };
+  };
+  compareV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['V1CompareRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1CompareResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      413: components['responses']['V1_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V1_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+    };
+  };
+  getStatusV1: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1StatusResponse'];
+        };
+      };
+      400: components['responses']['V1_INVALID_INPUT'];
+      401: components['responses']['V1_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V1_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V1_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V1_REQUEST_TIMEOUT'];
+      429: components['responses']['V1_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V1_HEADERS_TOO_LARGE'];
+      500: components['responses']['V1_INTERNAL_ERROR'];
+      503: components['responses']['V1_SERVICE_UNAVAILABLE'];
+    };
+  };
+  authorizeOAuth: {
+    parameters: {
+      query: {
+        response_type: 'code';
+        client_id: string;
+        /** @description One of the client's registered redirect URIs */
+        redirect_uri?: string;
+        /** @description Space-separated, from: hash:create hash:verify usage:read jobs:read */
+        scope: string;
+        state?: string;
+        /** @description base64url(SHA-256(code_verifier)), 43 characters (PKCE, required) */
+        code_challenge: string;
+        code_challenge_method: 'S256';
+        /** @description `false` denies: the redirect carries error=access_denied */
+        allowed?: 'true' | 'false';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Redirect to the client: `code`, `state` and `iss`, or `error` (RFC 6749 §4.1.2) */
+      302: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description The redirect URI with the answer in its query */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_request or invalid_client: an unknown client, a redirect URI it did not register, or a malformed request (not redirected) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description access_denied: no valid API key in X-API-Key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description access_denied: the key is not a production key of an Enterprise account */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_request: the form body is larger than 16 KiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  authorizeOAuthForm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          /** @enum {string} */
+          response_type: 'code';
+          client_id: string;
+          /** @description One of the client's registered redirect URIs */
+          redirect_uri?: string;
+          /** @description Space-separated, from: hash:create hash:verify usage:read jobs:read */
+          scope: string;
+          state?: string;
+          /** @description base64url(SHA-256(code_verifier)), 43 characters (PKCE, required) */
+          code_challenge: string;
+          /** @enum {string} */
+          code_challenge_method: 'S256';
+          /**
+           * @description `false` denies: the redirect carries error=access_denied
+           * @enum {string}
+           */
+          allowed?: 'true' | 'false';
+        };
+      };
+    };
+    responses: {
+      /** @description Redirect to the client: `code`, `state` and `iss`, or `error` (RFC 6749 §4.1.2) */
+      302: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description The redirect URI with the answer in its query */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_request or invalid_client: an unknown client, a redirect URI it did not register, or a malformed request (not redirected) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description access_denied: no valid API key in X-API-Key */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description access_denied: the key is not a production key of an Enterprise account */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_request: the form body is larger than 16 KiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  tokenOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['OAuthTokenForm'];
+      };
+    };
+    responses: {
+      /** @description Tokens (RFC 6749 §5.1); `Cache-Control: no-store` */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthTokenResponse'];
+        };
+      };
+      /** @description invalid_request (a missing, repeated or malformed parameter, or a body that is not form-encoded), invalid_client (wrong credentials in the body), invalid_grant, invalid_scope, unsupported_grant_type */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_client: unknown client or wrong secret, sent with HTTP Basic or not at all */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Basic realm="sha224d" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_request: the form body is larger than 16 KiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  revokeOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['OAuthTokenLookupForm'];
+      };
+    };
+    responses: {
+      /** @description Revoked (empty body) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description invalid_request (a missing, repeated or malformed parameter, or a body that is not form-encoded), invalid_client (wrong credentials in the body), invalid_grant, invalid_scope, unsupported_grant_type */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_client: unknown client or wrong secret, sent with HTTP Basic or not at all */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Basic realm="sha224d" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_request: the form body is larger than 16 KiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  introspectOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['OAuthTokenLookupForm'];
+      };
+    };
+    responses: {
+      /** @description The token's state */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthIntrospectionResponse'];
+        };
+      };
+      /** @description invalid_request (a missing, repeated or malformed parameter, or a body that is not form-encoded), invalid_client (wrong credentials in the body), invalid_grant, invalid_scope, unsupported_grant_type */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_client: unknown client or wrong secret, sent with HTTP Basic or not at all */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Basic realm="sha224d" */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description invalid_request: the form body is larger than 16 KiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description server_error */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  getAuthorizationServerMetadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Public, cacheable for an hour, `Access-Control-Allow-Origin: *` */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthorizationServerMetadata'];
+        };
+      };
+      /** @description invalid_request: the Host header is malformed (only when PUBLIC_URL is not set) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  getOpenIdConfiguration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Public, cacheable for an hour, `Access-Control-Allow-Origin: *` */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthorizationServerMetadata'];
+        };
+      };
+      /** @description invalid_request: the Host header is malformed (only when PUBLIC_URL is not set) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Alive */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Health'];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+      /** @description Not ready: `checks` names what failed */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Readiness'];
+        };
+      };
+    };
+  };
+  getOpenApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The OpenAPI 3.1 document; its servers name PUBLIC_URL, else the origin the request reached */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Revalidate with If-None-Match */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getSdkScript: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Minified script; brotli or gzip as Accept-Encoding allows (`Vary: Accept-Encoding`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description One per content coding */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getSdkModule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Minified ES module; brotli or gzip as Accept-Encoding allows (`Vary: Accept-Encoding`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description One per content coding */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getSdkManifest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The manifest (`Cache-Control: no-cache`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description One per content coding */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SdkManifest'];
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getSdkAsset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description `sha224.<hash>.min.js` or `sha224.<hash>.mjs` */
+        asset: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The library; brotli or gzip as Accept-Encoding allows (`Vary: Accept-Encoding`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description One per content coding */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/javascript': string;
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      404: components['responses']['V2_NOT_FOUND_PUBLIC'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+}
