@@ -40,9 +40,10 @@ for i in $(seq 0 $((api_nodes - 1))); do
   PORT=$((base_port + i)) node --enable-source-maps dist/api.js &
   pids+=($!)
 done
-for _ in $(seq 1 "$workers"); do
-  node --enable-source-maps dist/worker.js &
+# Each worker's /metrics listener needs a port of its own on this host (docs/operating.md).
+for i in $(seq 0 $((workers - 1))); do
+  METRICS_PORT=$((9091 + i)) node --enable-source-maps dist/worker.js &
   pids+=($!)
 done
-echo "API nodes on ports $base_port..$((base_port + api_nodes - 1)); $workers workers. Create a key: npm run admin -- accounts create --name me --plan pro"
+echo "API nodes on ports $base_port..$((base_port + api_nodes - 1)); $workers workers (metrics on 9091..$((9091 + workers - 1))). Create a key: npm run admin -- accounts create --name me --plan pro"
 wait

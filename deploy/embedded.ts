@@ -4,10 +4,15 @@
  * handlers meet here, the only place that depends on both.
  */
 import { startApiNode } from '../api/node.js';
-import { bootstrapAdmin } from '../shared/admin/bootstrap.js';
+import { bootstrapAdmin } from './admin/bootstrap.js';
+import { bootstrapFirstOwner } from '../shared/accounts/first-owner.js';
 import { loadConfig } from '../shared/config.js';
+import { startBlobSweeper } from '../shared/blob/sweep-schedule.js';
+import { sweepBlobs } from '../shared/blob/sweep.js';
 import { blobRetentionMs, openAccountStore, openBlobStore, retentionMs } from '../shared/infra.js';
 import { createLogger } from '../shared/log.js';
+import { processMetrics } from '../shared/metrics/catalogue.js';
+import { setQueueFigures } from '../shared/metrics/record.js';
 import { InProcessQueue } from '../shared/queue/in-process.js';
 import { createJobHandlers } from '../workers/registry.js';
 
@@ -23,13 +28,39 @@ async function main(): Promise<void> {
     logger,
     concurrency: config.WORKER_CONCURRENCY,
     retentionMs: retentionMs(config),
+    maxWaiting: config.QUEUE_MAX_WAITING,
+    metrics: processMetrics(),
     blobRetentionMs: blobRetentionMs(config),
   });
-  const node = await startApiNode({ config, logger, store, queue, blobs });
+  const metrics = processMetrics();
+  metrics.collectors.add(() => {
+    for (const [name, figures] of queue.figures()) setQueueFigures(metrics, name, figures);
+  });
+  // The persisted backstop of blob retention (shared/blob/sweep.ts); one process, so no lock.
+  const sweeper =
+    config.BLOB_SWEEP_INTERVAL_SECONDS === 0
+      ? undefined
+      : startBlobSweeper({
+          intervalMs: config.BLOB_SWEEP_INTERVAL_SECONDS * 1000,
+          logger,
+          sweep: (signal) =>
+            sweepBlobs({
+              blobs,
+              liveBlobKeys: () => Promise.resolve(queue.liveBlobKeys()),
+              retentionMs: blobRetentionMs(config),
+              graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000,
+              logger,
+              signal,
+            }),
+        });
+  const cleanups = sweeper === undefined ? [] : [() => sweeper.close()];
+  const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups });
   logger.info({ mode: 'embedded', port: node.listeners.main.port, dataDir: config.dataDir }, 'sha224d listening');
   const plain = node.baseUrl.startsWith('http:');
-  // Embedded mode may serve plain HTTP on localhost for development, and says so (issue 4 §6).
-  process.stdout.write(`sha224d (embedded mode) listening on ${node.baseUrl}${plain ? ' — plain HTTP, for local development (set TLS_CERT/TLS_KEY for HTTPS)' : ''}\n`);
+  // Embedded mode may serve plain HTTP on localhost for development, and says so.
+  process.stdout.write(
+    `sha224d (embedded mode) listening on ${node.baseUrl}${plain ? ' — plain HTTP, for local development (set TLS_CERT/TLS_KEY for HTTPS)' : ''}\n`,
+  );
   if (node.listeners.sandbox) process.stdout.write(`sandbox listening on port ${node.listeners.sandbox.port}\n`);
 
   if (config.BOOTSTRAP_ADMIN) {
@@ -40,6 +71,18 @@ async function main(): Promise<void> {
         `API key: ${admin.secret}\n` +
           `Try: curl -s -H "X-API-Key: ${admin.secret}" -H 'content-type: application/json' -d '{"data":"abc"}' ${node.baseUrl}/v2/hash\n`,
       );
+      // The first owner of the dashboard, without a password: the link sets it (24 h, once).
+      const owner = await bootstrapFirstOwner(store, {
+        accountId: admin.accountId,
+        email: config.ADMIN_EMAIL,
+        baseUrl: config.PUBLIC_URL ?? node.baseUrl,
+      });
+      if (owner) {
+        process.stdout.write(
+          `Dashboard: set the password of ${owner.email} within 24 hours (the link works once): ${owner.link.url}\n` +
+            `A lost link is replaced with: npm run admin -- users reset-password ${owner.email}\n`,
+        );
+      }
     }
   }
 }

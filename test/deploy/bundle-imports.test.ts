@@ -1,0 +1,46 @@
+/**
+ * What each entry of dist/ loads at start: the packages reached through static imports, following
+ * esbuild's chunks. A dynamic import stays lazy only because the bundles are code-split
+ * (deploy/build.mjs); this catches a static import that would undo it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/spawn.js';
+
+const DIST = path.join(ROOT, 'dist');
+const STATIC_IMPORT = /^import\s*(?:[^"]*?from\s*)?"([^"]+)";/gms;
+
+/** Package names an entry loads before its first line runs. */
+function packagesLoadedAtStart(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, specifier] of fs.readFileSync(path.join(DIST, file), 'utf8').matchAll(STATIC_IMPORT)) {
+      if (specifier!.startsWith('./')) walk(specifier!.slice(2));
+      else if (!specifier!.startsWith('node:'))
+        packages.add(specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!);
+    }
+  };
+  walk(entry);
+  return packages;
+}
+
+describe('packages loaded at start', () => {
+  it('embedded mode loads no AWS SDK, no BullMQ and no Markdown renderer', () => {
+    const loaded = packagesLoadedAtStart('embedded.js');
+    expect(loaded).toContain('express'); // the walk itself works
+    for (const lazy of ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'bullmq', 'markdown-it', 'sanitize-html'])
+      expect(loaded).not.toContain(lazy);
+  });
+
+  it('a worker loads no HTTP framework, no realtime server, no SQL driver, no limiter and no AWS SDK until S3 is configured', () => {
+    const loaded = packagesLoadedAtStart('worker.js');
+    expect(loaded).toContain('bullmq');
+    const http = ['express', 'socket.io', 'ws', 'markdown-it'];
+    const sqlAndLimiter = ['kysely', 'pg', 'better-sqlite3', 'rate-limiter-flexible'];
+    for (const absent of [...http, ...sqlAndLimiter, '@aws-sdk/client-s3', '@aws-sdk/lib-storage']) expect(loaded).not.toContain(absent);
+  });
+});
