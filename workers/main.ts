@@ -5,17 +5,30 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../shared/config.js';
-import { blobRetentionMs, openBlobStore } from '../shared/infra.js';
+import { blobRetentionMs, openBlobStore } from '../shared/blob/open.js';
 import { QUEUE_NAMES, type QueueName } from '../shared/jobs/contracts.js';
 import { createLogger } from '../shared/log.js';
+import { cachedRefresh } from '../shared/metrics/cached.js';
+import { processMetrics } from '../shared/metrics/catalogue.js';
+import { setDependency } from '../shared/metrics/record.js';
+import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
+import { checkRedisAtStart } from '../shared/queue/redis-requirements.js';
 import { startBullMqWorkers } from '../shared/queue/bullmq-workers.js';
+import { closeRedis, createRedis, failFast } from '../shared/queue/redis-connection.js';
+import { answersWithin, PROBE_TIMEOUT_MS } from '../shared/probe.js';
 import { onShutdown } from '../shared/shutdown.js';
+import { startWorkerBlobSweep } from './blob-sweep.js';
+import { assertMetricsBinding, startMetricsServer } from './metrics-server.js';
 import { createJobHandlers } from './registry.js';
 
 function parseQueues(value: string): QueueName[] {
-  const names = value.split(',').map((q) => q.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
   const unknown = names.filter((q) => !(QUEUE_NAMES as readonly string[]).includes(q));
-  if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`queues must be a comma-separated subset of ${QUEUE_NAMES.join(',')}`);
+  if (names.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(`queues must be a comma-separated subset of ${QUEUE_NAMES.join(',')}`);
   return names as QueueName[];
 }
 
@@ -34,8 +47,12 @@ async function main(): Promise<void> {
   const options = cli.opts<{ queues: QueueName[]; concurrency: number }>();
   if (!config.REDIS_URL) throw new Error('npm run worker needs REDIS_URL (embedded mode runs jobs in the npm start process)');
 
+  // Before any connection: a public metrics listener without a token is a configuration error.
+  assertMetricsBinding(config.METRICS_HOST, config.METRICS_TOKEN);
   const logger = createLogger(config.LOG_LEVEL);
+  void checkRedisAtStart(config.REDIS_URL, logger);
   const blobs = await openBlobStore(config);
+  const metrics = processMetrics();
   const pool = await startBullMqWorkers({
     connection: config.REDIS_URL,
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
@@ -48,12 +65,51 @@ async function main(): Promise<void> {
     closeGraceMs: config.SHUTDOWN_GRACE_MS,
     lockDurationMs: config.WORKER_LOCK_MS,
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    backoffMaxMs: config.JOB_BACKOFF_MAX_MS,
+    maxStalledCount: config.JOB_MAX_STALLED_COUNT,
+    metrics,
+  });
+  // The persisted backstop of blob retention: deletes what the pool's timers could not (restarts, S3 outages).
+  const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger });
+  const pings = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
+  const probe = async (): Promise<Record<'redis' | 'blobs', boolean>> => {
+    const [redis, blobStore] = await Promise.all([
+      answersWithin(() => failFast(pings, () => pings.ping()), PROBE_TIMEOUT_MS),
+      answersWithin(() => blobs.ping(), PROBE_TIMEOUT_MS),
+    ]);
+    return { redis, blobs: blobStore };
+  };
+  metrics.collectors.add(
+    cachedRefresh(async () => {
+      const answers = await probe();
+      setDependency(metrics, 'redis', answers.redis);
+      setDependency(metrics, 'blobs', answers.blobs);
+    }),
+  );
+  const stats = new BullMqQueueStats({ connection: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger, queues: options.queues });
+  metrics.collectors.add(stats.collector(metrics));
+  const listener = await startMetricsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    token: config.METRICS_TOKEN,
+    metrics,
+    logger,
+    ready: probe,
   });
   logger.info({ role: 'worker', queues: options.queues, concurrency: options.concurrency }, 'sha224d worker started');
+  process.stdout.write(`sha224d worker metrics listening on http://${config.METRICS_HOST}:${listener.port}\n`);
   process.stdout.write(`sha224d worker ready: queues ${options.queues.join(',')} concurrency ${options.concurrency}\n`);
 
   // SIGTERM: let active jobs finish (or hand them back when the grace runs out), then exit.
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [() => pool.close(), () => blobs.close()]);
+  // The listener stays up while jobs drain, so /metrics and /healthz answer until the end.
+  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+    () => pool.close(),
+    async () => sweep?.close(),
+    () => stats.close(),
+    () => closeRedis(pings),
+    () => listener.close(),
+    () => blobs.close(),
+  ]);
 }
 
 main().catch((err: unknown) => {

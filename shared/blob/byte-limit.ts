@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.js';
 
 /**
  * Counts bytes as they stream and fails with FILE_TOO_LARGE the moment the count passes
- * `maxBytes`, so an oversized upload is refused without being stored whole (issue 2 §6).
+ * `maxBytes`, so an oversized upload is refused without being stored whole.
  */
 export class ByteLimit extends Transform {
   bytes = 0;

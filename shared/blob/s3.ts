@@ -1,5 +1,5 @@
 /**
- * Distributed mode's blob store (issue 3 §4): S3 or MinIO. Uploads stream through ByteLimit into a
+ * Distributed mode's blob store: S3 or MinIO. Uploads stream through ByteLimit into a
  * multipart upload (lib-storage), so an oversized body is refused mid-stream and leaves nothing;
  * reads stream the object back in ≥ 1 MiB chunks for the hashing workers.
  *
@@ -21,9 +21,10 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { isServiceError, ServiceError } from '../errors.js';
 import type { BlobRef } from '../jobs/contracts.js';
 import { ByteLimit } from './byte-limit.js';
-import type { BlobStore, PutOptions } from './types.js';
+import { abortIdleUploads, listObjectPages } from './s3-listing.js';
+import type { BlobStore, PutOptions, StoredBlob } from './types.js';
 
-/** Reads of ≥ 1 MiB keep the per-chunk overhead of hashing negligible (issue 3 §4). */
+/** Reads of ≥ 1 MiB keep the per-chunk overhead of hashing negligible. */
 export const S3_READ_CHUNK_BYTES = 1024 * 1024;
 /** S3's minimum part size; memory per upload is at most PART_BYTES × UPLOAD_QUEUE_SIZE. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -54,7 +55,8 @@ export class S3BlobStore implements BlobStore {
     const { endpoint, bucket, region, accessKeyId, secretAccessKey } = options;
     const { forcePathStyle = true, connectTimeoutMs = 1000, socketTimeoutMs = 30_000, maxAttempts = 2 } = options;
     if (typeof endpoint !== 'string' || !/^https?:\/\/[^/]+/.test(endpoint)) throw new TypeError('endpoint must be an http(s) URL');
-    if (typeof bucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new TypeError('bucket must be a valid S3 bucket name');
+    if (typeof bucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+      throw new TypeError('bucket must be a valid S3 bucket name');
     if (typeof region !== 'string' || region.length === 0) throw new TypeError('region must be a non-empty string');
     if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) throw new RangeError('connectTimeoutMs must be a positive integer');
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be a positive integer');
@@ -115,6 +117,22 @@ export class S3BlobStore implements BlobStore {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return;
+      throw mapS3Error(err);
+    }
+  }
+
+  async *list(prefix: string): AsyncGenerator<StoredBlob[]> {
+    try {
+      yield* listObjectPages(this.client, this.bucket, prefix, isSafeKey);
+    } catch (err) {
+      throw mapS3Error(err);
+    }
+  }
+
+  async abortStaleUploads(prefix: string, idleSince: number): Promise<number> {
+    try {
+      return await abortIdleUploads(this.client, this.bucket, prefix, idleSince);
+    } catch (err) {
       throw mapS3Error(err);
     }
   }
@@ -187,10 +205,12 @@ export class Rechunk extends Transform {
   }
 }
 
+function isSafeKey(key: string): boolean {
+  return typeof key === 'string' && SAFE_KEY.test(key) && !key.split('/').includes('..');
+}
+
 function checkKey(key: string): void {
-  if (typeof key !== 'string' || !SAFE_KEY.test(key) || key.split('/').includes('..')) {
-    throw new ServiceError('INVALID_INPUT', { details: 'bad blob key' });
-  }
+  if (!isSafeKey(key)) throw new ServiceError('INVALID_INPUT', { details: 'bad blob key' });
 }
 
 function isNotFound(err: unknown): boolean {

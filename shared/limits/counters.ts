@@ -25,10 +25,22 @@ export interface CounterBackend {
    */
   takeQuota(key: string, day: string, limit: number | null, seed: () => Promise<number>): Promise<QuotaResult>;
   peekQuota(key: string, day: string, seed: () => Promise<number>): Promise<number>;
+  /** Take back one unit of a day's counter (a take whose answer came too late to use); never below 0. */
+  giveBackQuota(key: string, day: string): Promise<void>;
+  /**
+   * Add `count` to the day's counter with no limit: the batched counts of plans without a daily
+   * quota (day-count-batch.ts). A missing counter starts from `seed()` first, as in takeQuota.
+   */
+  addToDay(key: string, day: string, count: number, seed: () => Promise<number>): Promise<void>;
   /** Drop day counters older than `day` (memory only; Redis keys expire). */
   forgetBefore(day: string): void;
   /** Fail now, before any I/O, when the backend is known to be unreachable. */
   assertReady(): void;
+  /**
+   * Whether an operation waits on a network peer and so needs a deadline. In memory it settles
+   * within the same tick (or a store read for the day's seed, bounded by the store itself).
+   */
+  readonly remote: boolean;
 }
 
 /**
@@ -36,6 +48,17 @@ export interface CounterBackend {
  * the caller, because an account's keys share one count while their limits differ.
  */
 export const UNCAPPED_POINTS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Window keys carry their window's index, so their lifetime only has to outlast the window; but
+ * rate-limiter-flexible starts it at the key's first hit. A key first hit mid-window would expire
+ * mid-way through the next one, and a request counted in its window but reaching Redis late (a
+ * loaded node) would find the key gone and start again from 1: a 21st acceptance under a limit of
+ * 20. Two windows' lifetime covers any hit of the window.
+ */
+export function windowKeyLifetimeSec(durationSec: number): number {
+  return 2 * durationSec;
+}
 
 /** hit/unhit/peek over one rate-limiter-flexible limiter per window length, memory or Redis alike. */
 export function windowCounters(create: (durationSec: number) => RateLimiterAbstract): Pick<CounterBackend, 'hit' | 'unhit' | 'peek'> {

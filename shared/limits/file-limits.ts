@@ -1,5 +1,5 @@
 /**
- * Largest body a plan may send per endpoint (issue 5 §5). Callers enforce it on the bytes as they
+ * Largest body a plan may send per endpoint. Callers enforce it on the bytes as they
  * stream (shared/blob/byte-limit.ts), so 413 comes the moment the limit is crossed.
  */
 import type { Plan } from '../store/types.js';
@@ -17,12 +17,7 @@ export type FileEndpoint = 'file' | 'stream' | 'url';
  * "25 MB for standard accounts" of /v1/file/hash). v2: the plan's size, except that /v2/file is
  * also capped at `v2FileEndpointMaxBytes` (SPEC "Other limits": larger files use /v2/stream).
  */
-export function maxFileBytes(
-  catalog: PlanCatalog,
-  plan: Plan,
-  generation: 'v1' | 'v2',
-  endpoint: FileEndpoint = 'file',
-): number {
+export function maxFileBytes(catalog: PlanCatalog, plan: Plan, generation: 'v1' | 'v2', endpoint: FileEndpoint = 'file'): number {
   const limits = catalog.plans[plan];
   if (generation === 'v1') return limits.v1MaxFileBytes;
   if (endpoint === 'file') return Math.min(limits.v2MaxFileBytes, catalog.v2FileEndpointMaxBytes);

@@ -1,5 +1,5 @@
 /**
- * Rate-limit headers on every authenticated response and the 429 error (issue 5 §3, SPEC
+ * Rate-limit headers on every authenticated response and the 429 error (SPEC
  * "Limits"). The API's envelopes turn the ServiceError into the v1 or v2 body.
  */
 import { ServiceError } from '../errors.js';

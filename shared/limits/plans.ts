@@ -1,11 +1,11 @@
 /**
- * The plan catalog (issue 5 §1): every rate, quota and size limit of every plan, in one value that
+ * The plan catalog: every rate, quota and size limit of every plan, in one value that
  * an operator may override with a JSON file (PLANS_FILE). Built-in defaults are the spec's three
  * "Limits" tables; how they combine is recorded in docs/limits.md.
  *
  * Units: sizes are bytes with the spec's MB read as MiB (2^20) and GB as GiB (2^30), as
  * MAX_FILE_BYTES in shared/config.ts: a limit never refuses a file that an operating system shows
- * as within it, and Enterprise's "1 GB" admits the 1 GiB /v2/stream upload of issue 2.
+ * as within it, and Enterprise's "1 GB" admits a 1 GiB /v2/stream upload.
  * `null` means "no limit" (the spec's "unlimited" and "custom").
  */
 import { readFileSync } from 'node:fs';

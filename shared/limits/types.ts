@@ -1,5 +1,5 @@
 /**
- * The request limiter's contract (issue 5 §2–§6): one `consume()` per authenticated request, one
+ * The request limiter's contract: one `consume()` per authenticated request, one
  * `usage()` per /v1/usage or Set B status call. Implementations: limiter.ts.
  */
 import type { KeyType, Plan } from '../store/types.js';
@@ -18,6 +18,12 @@ export interface LimitRequest {
   keyType: KeyType;
   generation: Generation;
   sandbox: boolean;
+  /**
+   * The credential the request's count is also recorded under, per day and generation (the
+   * dashboard's usage by key): an API key id, `oauth:<client id>` or `jwt:<kid>` — never a
+   * per-token id, so the breakdown stays bounded. Omitted: only the account total is counted.
+   */
+  credential?: string;
 }
 
 /** Period the figures of a decision describe; `none` when no limit applies (limit = -1). */
@@ -75,7 +81,10 @@ export interface RequestLimiter {
    */
   consume(req: LimitRequest): Promise<LimitDecision>;
   usage(accountId: string, plan: Plan, sandbox: boolean, keyType?: KeyType): Promise<UsageSnapshot>;
-  /** Write counts accepted so far to the store (usage_daily). Rejects if the store refused some. */
+  /**
+   * Write counts accepted so far to the store (usage_daily), and the batched day counts of plans
+   * without a quota to the shared counters. Rejects if either refused some (kept for the next flush).
+   */
   flush(): Promise<void>;
   /** Stop the flush timer and flush once more. Idempotent: returns the same promise. */
   close(): Promise<void>;

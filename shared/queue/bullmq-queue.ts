@@ -1,13 +1,20 @@
 /**
- * Distributed mode's producer (issue 3 §1, §2): one BullMQ queue per QueueName, jobs run by
+ * Distributed mode's producer (§2): one BullMQ queue per QueueName, jobs run by
  * `startBullMqWorkers` in worker processes. Semantics match InProcessQueue; the contract suite in
  * test/queue/contract.ts runs against both.
  *
  * Synchronous waits never rely on BullMQ's QueueEvents (best-effort, trimmed) or
- * `waitUntilFinished` (races fast jobs, no TTL: bullmq#383, #1270, #2341). Instead workers publish
- * each finished job id on one Redis channel; `run` starts listening for its id before the job is
- * added, and reads the job's state itself when the message arrives, at 1 s, 2 s, 4 s, … (covering
- * a lost message), and once more at the deadline before answering JOB_TIMEOUT.
+ * `waitUntilFinished` (races fast jobs, no TTL). Each producer (API node) has a channel of its own;
+ * a job `run` submits names it (`replyTo`), and the worker publishes the outcome there, so the
+ * waiter answers from the message alone and no other node hears it. `run` listens before the job
+ * is added; it reads the job's state itself only at 1 s, 2 s, 4 s, … (a lost message) and once more
+ * at the deadline, or when a message came without an outcome (a worker that predates `replyTo`).
+ * Async jobs are announced by id on the shared channel every node listens to (onFinished): a
+ * socket.io subscriber may sit on any node (api/realtime/job-pushes.ts).
+ *
+ * A synchronous job leaves nothing in Redis once answered, unless it has an idempotency key; one
+ * still queued at its deadline, or when its caller is gone, is removed and never runs. Each queue
+ * holds at most `maxWaiting` untaken jobs (waiting-bound.ts). docs/decisions.md "Jobs and modes".
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -17,10 +24,24 @@ import { ServiceError } from '../errors.js';
 import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
 import { bullQueueName, idempotencyRedisKey, jobOwnerRedisKey, namespacedRedisKey } from '../naming.js';
-import { bullPrefixOf, jobEventsChannel, mapState, parseFailedReason, type BullJob, type BullJobData, type JobFinishedMessage } from './bullmq-wire.js';
-import { fromJobError, jobTimeout } from './execute.js';
+import {
+  bullPrefixOf,
+  jobEventsChannel,
+  mapState,
+  nodeEventsChannel,
+  parseFailedReason,
+  parseJobFinishedMessage,
+  type BullJob,
+  type BullJobData,
+} from './bullmq-wire.js';
+import { currentTrace, traceFields } from '../trace.js';
+import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
+import { assertSameRequest, decodeIdempotencyRecord, encodeIdempotencyRecord } from './idempotency.js';
+import { JobWaiters, nextEvent, outcomeOf, type JobOutcome, type Watch } from './job-waiters.js';
 import { closeRedis, createRedis, failFast } from './redis-connection.js';
+import { cappedBackoff, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import type { JobQueue, JobRecord, JobState, RunOptions, SubmitOptions } from './types.js';
+import { DEFAULT_MAX_WAITING, WaitingBound } from './waiting-bound.js';
 
 export interface BullMqJobQueueOptions {
   /** REDIS_URL. */
@@ -30,10 +51,12 @@ export interface BullMqJobQueueOptions {
   logger: Logger;
   /** Namespace for every key and channel (tests, or two deployments on one Redis). Must match the workers'. */
   prefix?: string;
-  /** Attempts for transient failures (default 5); permanent ones fail at the first. */
+  /** Attempts for transient failures (JOB_ATTEMPTS, default 10); permanent ones fail at the first. */
   attempts?: number;
-  /** First retry delay, doubled per attempt (default 1000 ms). */
+  /** First retry delay, doubled per attempt up to the workers' cap (JOB_BACKOFF_MS, default 1000 ms). */
   backoffMs?: number;
+  /** Jobs a queue may hold that no worker has taken (QUEUE_MAX_WAITING, default 10,000); 0: unbounded. */
+  maxWaiting?: number;
 }
 
 /** Owner keys outlive the job's retention by this much, covering time spent queued. */
@@ -41,14 +64,6 @@ const OWNER_KEY_SLACK_MS = 24 * 3600 * 1000;
 const FIRST_POLL_MS = 1000;
 const MAX_POLL_MS = 5000;
 const MAX_JOB_ID_LENGTH = 100;
-
-/** Interest in one job id: `signal` resolves when its finished message arrives. */
-interface Watch {
-  signal: Promise<void>;
-  /** A fresh `signal` for the next message. */
-  rearm(): void;
-  cancel(): void;
-}
 
 export class BullMqJobQueue implements JobQueue {
   private readonly options: Required<Omit<BullMqJobQueueOptions, 'prefix'>> & { prefix: string | undefined };
@@ -59,57 +74,77 @@ export class BullMqJobQueue implements JobQueue {
   /** Every Queue ever built, closed on shutdown even if it never became ready. */
   private readonly built = new Set<Queue<BullJobData, JobResults[JobKind], JobKind>>();
   private readonly finished = new EventEmitter();
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly waiters = new JobWaiters();
+  /** This node's channel: where the outcomes of the jobs `run` submits are published. */
+  private readonly nodeChannel: string;
+  private readonly bound: WaitingBound<QueueName>;
   private readonly jobOptions: JobsOptions;
   private closing: Promise<void> | undefined;
 
   constructor(options: BullMqJobQueueOptions) {
-    this.options = { attempts: 5, backoffMs: 1000, ...options, prefix: options.prefix };
-    const { retentionMs, attempts, backoffMs, prefix } = this.options;
+    this.options = {
+      attempts: DEFAULT_RETRY_POLICY.attempts,
+      backoffMs: DEFAULT_RETRY_POLICY.backoffMs,
+      maxWaiting: DEFAULT_MAX_WAITING,
+      ...options,
+      prefix: options.prefix,
+    };
+    const { retentionMs, attempts, backoffMs, prefix, maxWaiting } = this.options;
     if (!Number.isInteger(retentionMs) || retentionMs < 1000) throw new RangeError('retentionMs must be an integer ≥ 1000');
     if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError('attempts must be a positive integer');
     if (!Number.isInteger(backoffMs) || backoffMs < 0) throw new RangeError('backoffMs must be a non-negative integer');
-    if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix)) throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-]');
+    if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
+      throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-]');
+    this.bound = new WaitingBound<QueueName>({ maxWaiting, count: (name) => this.untakenCount(name) });
+    this.nodeChannel = nodeEventsChannel(prefix, randomUUID());
 
     const keepFor = { age: Math.ceil(retentionMs / 1000) };
     this.jobOptions = {
       attempts,
-      backoff: { type: 'exponential', delay: backoffMs },
+      backoff: cappedBackoff(backoffMs),
       removeOnComplete: keepFor,
       removeOnFail: keepFor,
     };
     this.finished.setMaxListeners(0);
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:producer' });
     this.subscriber = createRedis(options.connection, 'subscriber', { logger: options.logger, connectionName: 'sha224d:job-events' });
-    this.subscriber.on('message', (channel: string, message: string) => this.onMessage(message));
-    this.subscribed = this.subscriber.subscribe(jobEventsChannel(prefix));
+    this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
+    this.subscribed = this.subscriber.subscribe(jobEventsChannel(prefix), this.nodeChannel);
     this.subscribed.catch((err: unknown) => options.logger.warn({ err }, 'job-events subscribe failed'));
   }
 
   async run<K extends JobKind>(kind: K, payload: JobPayloads[K], options: RunOptions): Promise<JobResults[K]> {
-    const { timeoutMs } = options;
+    const { timeoutMs, signal } = options;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number');
+    signal?.throwIfAborted();
     const deadline = Date.now() + timeoutMs;
     await failFast(this.redis, () => this.subscribed);
+    const queueName = QUEUE_OF_KIND[kind];
     const proposedId = randomUUID();
     // Listen before the job exists, so a job that finishes at once is not missed.
-    let watch = this.watch(proposedId);
+    let watch = this.waiters.watch(proposedId);
     try {
-      const { id, created } = await this.submitWithId(kind, payload, options, proposedId);
+      const { id, created } = await this.submitWithId(kind, payload, options, proposedId, this.nodeChannel);
       if (!created) {
         watch.cancel();
-        watch = this.watch(id);
+        watch = this.waiters.watch(id);
       }
-      const record = await this.awaitFinished(id, watch, timeoutMs, deadline, !created);
-      if (record.state === 'failed') throw fromJobError(record.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' });
-      return record.result as JobResults[K];
+      // Only a job this run created is its to cancel or remove; a replayed one belongs to its key.
+      const outcome = await this.awaitOutcome(id, queueName, watch, deadline, created ? signal : undefined, !created);
+      if (outcome === undefined) {
+        if (created && (await this.cancelUntaken(queueName, id))) throw jobNotStarted(timeoutMs);
+        throw jobTimeout(id, timeoutMs);
+      }
+      if (created && options.idempotencyKey === undefined) await this.forget(queueName, id);
+      if (outcome.state === 'failed') throw fromJobError(outcome.error);
+      return outcome.result as JobResults[K];
     } finally {
       watch.cancel();
     }
   }
 
   submit<K extends JobKind>(kind: K, payload: JobPayloads[K], options: SubmitOptions): Promise<{ id: string; created: boolean }> {
-    return this.submitWithId(kind, payload, options, randomUUID());
+    return this.submitWithId(kind, payload, options, randomUUID(), undefined);
   }
 
   async get(id: string): Promise<JobRecord | undefined> {
@@ -144,55 +179,119 @@ export class BullMqJobQueue implements JobQueue {
       if (result.status === 'rejected') this.options.logger.warn({ err: result.reason as unknown }, 'queue close step failed');
     }
     // Wake waiters: their next read fails fast with SERVICE_UNAVAILABLE.
-    for (const id of [...this.watchers.keys()]) this.signal(id);
+    this.waiters.wakeAll();
     this.finished.removeAllListeners();
   }
 
+  /** `replyTo`: the node channel the outcome goes to (`run`); undefined announces it to every node. */
   private async submitWithId<K extends JobKind>(
     kind: K,
     payload: JobPayloads[K],
     options: SubmitOptions,
     id: string,
+    replyTo: string | undefined,
   ): Promise<{ id: string; created: boolean }> {
     if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
     const queueName = QUEUE_OF_KIND[kind];
     const { retentionMs, prefix } = this.options;
-    const ownerKey = namespacedRedisKey(prefix, jobOwnerRedisKey(id));
+    const ownerKey = this.ownerKey(id);
     return failFast(this.redis, async () => {
       let idemKey: string | undefined;
       if (options.idempotencyKey === undefined) {
+        await this.bound.admit(queueName);
         await this.redis.set(ownerKey, queueName, 'PX', retentionMs + OWNER_KEY_SLACK_MS);
       } else {
         idemKey = namespacedRedisKey(prefix, idempotencyRedisKey(options.accountId, options.idempotencyKey));
-        const existing = await this.claimIdempotencyKey(idemKey, id, ownerKey, queueName);
+        const existing = await this.claimIdempotencyKey(idemKey, id, options.fingerprint, ownerKey, queueName);
         if (existing !== undefined) return { id: existing, created: false };
       }
-      const queue = await this.queueFor(queueName);
       const data: BullJobData<K> = { kind, accountId: options.accountId, payload };
+      const trace = traceFields(currentTrace());
+      if (trace.requestId !== undefined || trace.traceparent !== undefined) data.trace = trace;
+      if (replyTo !== undefined) data.replyTo = replyTo;
       try {
+        // A replay (above) is answered even while the queue is full; a new job is not.
+        if (idemKey !== undefined) await this.bound.admit(queueName);
+        const queue = await this.queueFor(queueName);
         await queue.add(kind, data, { ...this.jobOptions, jobId: id });
       } catch (err) {
-        if (idemKey !== undefined) await this.redis.del(idemKey).catch(() => undefined);
+        // A job that was not queued leaves nothing behind.
+        await this.redis.del(...(idemKey === undefined ? [ownerKey] : [idemKey, ownerKey])).catch(() => undefined);
         throw err;
       }
       return { id, created: true };
     });
   }
 
-  /** SET NX the key to `id`; if another job holds it, that job's id. One round trip in the common case. */
-  private async claimIdempotencyKey(idemKey: string, id: string, ownerKey: string, queueName: QueueName): Promise<string | undefined> {
+  private ownerKey(id: string): string {
+    return namespacedRedisKey(this.options.prefix, jobOwnerRedisKey(id));
+  }
+
+  /** Jobs of the queue no worker has taken: waiting, and delayed (a retry's backoff). One count script. */
+  private async untakenCount(name: QueueName): Promise<number> {
+    const queue = await this.queueFor(name);
+    return queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
+  }
+
+  /**
+   * Removes a job no worker holds (BullMQ refuses to remove a locked, i.e. active, job: a started
+   * job finishes). True if it was removed. A job that finished between the caller's last read and
+   * this call is removed too; its caller is told to retry, and the work is done twice.
+   */
+  private async cancelUntaken(queueName: QueueName, id: string): Promise<boolean> {
+    try {
+      return await failFast(this.redis, async () => {
+        const queue = await this.queueFor(queueName);
+        if ((await queue.remove(id)) !== 1) return false;
+        await this.redis.del(this.ownerKey(id));
+        return true;
+      });
+    } catch (err) {
+      this.options.logger.warn({ err, jobId: id }, 'cancelling a job nobody waits for failed');
+      return false;
+    }
+  }
+
+  /** A synchronous job has been answered: nothing of it stays in Redis (else its retention removes it). */
+  private async forget(queueName: QueueName, id: string): Promise<void> {
+    try {
+      await failFast(this.redis, async () => {
+        const queue = await this.queueFor(queueName);
+        await Promise.all([queue.remove(id), this.redis.del(this.ownerKey(id))]);
+      });
+    } catch (err) {
+      this.options.logger.warn({ err, jobId: id }, 'removing an answered synchronous job failed; its retention will');
+    }
+  }
+
+  /**
+   * SET NX the key to `id` and the request's fingerprint; if another job holds it, that job's id
+   * (or IDEMPOTENCY_KEY_REUSED if it was claimed by a different request). One round trip in the
+   * common case.
+   */
+  private async claimIdempotencyKey(
+    idemKey: string,
+    id: string,
+    fingerprint: string | undefined,
+    ownerKey: string,
+    queueName: QueueName,
+  ): Promise<string | undefined> {
     const { retentionMs } = this.options;
     for (let attempt = 0; attempt < 3; attempt++) {
       const replies = await this.redis
         .multi()
-        .set(idemKey, id, 'PX', retentionMs, 'NX')
+        .set(idemKey, encodeIdempotencyRecord(id, fingerprint), 'PX', retentionMs, 'NX')
         .set(ownerKey, queueName, 'PX', retentionMs + OWNER_KEY_SLACK_MS)
         .exec();
       const claimed = replies?.[0]?.[1] === 'OK';
       if (claimed) return undefined;
-      const existing = await this.redis.get(idemKey);
-      if (existing !== null) {
-        if ((await this.findJob(existing)) !== undefined) return existing;
+      const value = await this.redis.get(idemKey);
+      if (value !== null) {
+        const existing = decodeIdempotencyRecord(value);
+        if ((await this.findJob(existing.jobId)) !== undefined) {
+          assertSameRequest(existing.fingerprint, fingerprint);
+          return existing.jobId;
+        }
         // The job it named is gone (removed or never added): the key is free again, as in InProcessQueue.
         await this.redis.del(idemKey);
       }
@@ -226,8 +325,8 @@ export class BullMqJobQueue implements JobQueue {
    * The job's state, then its hash: read in that order, a finished state always comes with its
    * result or failedReason (the other order can pair a stale hash with a fresh "failed").
    */
-  private async findJob(id: string): Promise<{ job: BullJob; state: JobState } | undefined> {
-    const owner = await this.redis.get(namespacedRedisKey(this.options.prefix, jobOwnerRedisKey(id)));
+  private async findJob(id: string, queueHint?: QueueName): Promise<{ job: BullJob; state: JobState } | undefined> {
+    const owner = queueHint ?? (await this.redis.get(this.ownerKey(id)));
     const hinted = QUEUE_NAMES.find((name) => name === owner);
     // No (or a stale) owner key: ids are unique across queues, so ask each.
     const candidates = hinted === undefined ? QUEUE_NAMES : [hinted, ...QUEUE_NAMES.filter((name) => name !== hinted)];
@@ -243,85 +342,76 @@ export class BullMqJobQueue implements JobQueue {
 
   private toRecord(job: BullJob, state: JobState): JobRecord {
     const { kind, accountId, payload } = job.data;
-    const record: JobRecord = { id: job.id ?? '', kind, accountId, state, payload, createdAt: job.timestamp };
-    if (state === 'completed') record.result = job.returnvalue;
-    if (state === 'failed') record.error = parseFailedReason(job.failedReason);
-    if ((state === 'completed' || state === 'failed') && job.finishedOn !== undefined) record.finishedAt = job.finishedOn;
-    return record;
+    const finished = state === 'completed' || state === 'failed';
+    // The wire's data pairs kind and payload by construction (submit); the record says so to its readers.
+    return {
+      id: job.id ?? '',
+      kind,
+      accountId,
+      state,
+      payload,
+      createdAt: job.timestamp,
+      ...(state === 'completed' ? { result: job.returnvalue } : {}),
+      ...(state === 'failed' ? { error: parseFailedReason(job.failedReason) } : {}),
+      ...(finished && job.finishedOn !== undefined ? { finishedAt: job.finishedOn } : {}),
+    } as JobRecord;
   }
 
-  /** The job's record if it has finished; undefined while queued or active. */
-  private async readFinished(id: string): Promise<JobRecord | undefined> {
-    const record = await this.get(id);
-    if (record === undefined) throw new ServiceError('NOT_FOUND', { details: `job ${id} no longer exists` });
-    return record.state === 'completed' || record.state === 'failed' ? record : undefined;
+  /** The job's outcome if it has finished; undefined while queued or active. */
+  private async readOutcome(id: string, queueHint: QueueName): Promise<JobOutcome | undefined> {
+    const found = await failFast(this.redis, () => this.findJob(id, queueHint));
+    if (found === undefined) throw new ServiceError('NOT_FOUND', { details: `job ${id} no longer exists` });
+    const { job, state } = found;
+    if (state === 'completed') return { state, result: job.returnvalue };
+    if (state === 'failed') return { state, error: parseFailedReason(job.failedReason) };
+    return undefined;
   }
 
-  private async awaitFinished(id: string, watch: Watch, timeoutMs: number, deadline: number, checkFirst: boolean): Promise<JobRecord> {
+  /**
+   * The job's outcome, from its message or, failing that, read at 1 s, 2 s, 4 s, … and at the
+   * deadline; undefined at the deadline. `signal` (the caller is gone) cancels a job no worker
+   * has taken, rejecting with its reason; a taken one is still waited for.
+   */
+  private async awaitOutcome(
+    id: string,
+    queueName: QueueName,
+    watch: Watch,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    checkFirst: boolean,
+  ): Promise<JobOutcome | undefined> {
     if (checkFirst) {
-      const record = await this.readFinished(id);
-      if (record) return record;
+      const outcome = await this.readOutcome(id, queueName);
+      if (outcome) return outcome;
     }
     let pollMs = FIRST_POLL_MS;
+    let callerGone = signal;
     for (;;) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0) break;
-      const woken = await sleepUnless(watch.signal, Math.min(pollMs, remaining));
-      const record = await this.readFinished(id);
-      if (record) return record;
-      if (woken) {
-        // A message without a finished state (a stale duplicate); listen again.
+      if (remaining <= 0) return undefined;
+      const event = await nextEvent(watch.signal, callerGone, Math.min(pollMs, remaining));
+      if (event.kind === 'message' && event.outcome !== undefined) return event.outcome;
+      if (event.kind === 'aborted') {
+        // The rejection goes nowhere but to the caller's own cleanup (an upload deletes its blob).
+        if (await this.cancelUntaken(queueName, id)) throw signal?.reason as unknown;
+        callerGone = undefined;
+      }
+      const outcome = await this.readOutcome(id, queueName);
+      if (outcome) return outcome;
+      if (event.kind === 'message') {
+        // A message without an outcome or a finished state (a stale duplicate); listen again.
         watch.rearm();
-      } else {
+      } else if (event.kind === 'slept') {
         pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
       }
     }
-    throw jobTimeout(id, timeoutMs);
   }
 
-  private watch(id: string): Watch {
-    let resolveCurrent: () => void = () => undefined;
-    const arm = (): Promise<void> =>
-      new Promise<void>((resolve) => {
-        resolveCurrent = resolve;
-      });
-    const wake = (): void => resolveCurrent();
-    let set = this.watchers.get(id);
-    if (set === undefined) {
-      set = new Set();
-      this.watchers.set(id, set);
-    }
-    set.add(wake);
-    const handle: Watch = {
-      signal: arm(),
-      rearm: () => {
-        handle.signal = arm();
-      },
-      cancel: () => {
-        const current = this.watchers.get(id);
-        if (current === undefined) return;
-        current.delete(wake);
-        if (current.size === 0) this.watchers.delete(id);
-      },
-    };
-    return handle;
-  }
-
-  private signal(id: string): void {
-    const set = this.watchers.get(id);
-    if (set) for (const wake of set) wake();
-  }
-
-  private onMessage(message: string): void {
-    let parsed: Partial<JobFinishedMessage>;
-    try {
-      parsed = JSON.parse(message) as Partial<JobFinishedMessage>;
-    } catch {
-      return;
-    }
-    if (typeof parsed.id !== 'string') return;
-    this.signal(parsed.id);
-    this.finished.emit('finished', parsed.id);
+  private onMessage(text: string): void {
+    const message = parseJobFinishedMessage(text);
+    if (message === undefined) return;
+    this.waiters.wake(message.id, outcomeOf(message));
+    this.finished.emit('finished', message.id);
   }
 }
 
@@ -332,13 +422,4 @@ function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms);
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
-}
-
-/** Resolves true when `signal` fires, false after `ms`. */
-function sleepUnless(signal: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const slept = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([signal.then(() => true), slept]).finally(() => clearTimeout(timer));
 }

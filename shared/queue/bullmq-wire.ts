@@ -1,10 +1,11 @@
 /**
- * What the BullMQ producer and workers agree on: job data, the job-finished message and channel,
- * the failed-job error encoding, and how BullMQ states read as JobStates.
+ * What the BullMQ producer and workers agree on: job data, the job-finished message and the
+ * channel it goes to, the failed-job error encoding, and how BullMQ states read as JobStates.
  */
 import type { Job } from 'bullmq';
 import type { JobKind, JobPayloads, JobResults } from '../jobs/contracts.js';
-import { BULL_PREFIX, JOB_EVENTS_CHANNEL, namespacedRedisKey } from '../naming.js';
+import { BULL_PREFIX, JOB_EVENTS_CHANNEL, namespacedRedisKey, nodeJobEventsChannel } from '../naming.js';
+import type { TraceContext } from '../trace.js';
 import type { JobErrorInfo, JobState } from './types.js';
 
 /** What a BullMQ job carries: small, JSON, never bytes (blobs travel as references). */
@@ -12,18 +13,70 @@ export interface BullJobData<K extends JobKind = JobKind> {
   kind: K;
   accountId: string;
   payload: JobPayloads[K];
+  /** The request that enqueued the job (shared/trace.ts): the worker's log lines for it carry these. */
+  trace?: TraceContext;
+  /**
+   * The submitting API node's channel (nodeEventsChannel), set by `run`: the outcome goes there
+   * only, with the result, so no other node hears it and the waiter reads nothing back. Absent
+   * (async jobs, jobs queued before it existed): an id-only message on the shared channel.
+   */
+  replyTo?: string;
 }
 
 export type BullJob = Job<BullJobData, JobResults[JobKind], JobKind>;
 
-/** Published by workers on the job-events channel when a job completes or finally fails. */
-export interface JobFinishedMessage {
-  id: string;
-  state: 'completed' | 'failed';
-}
+/**
+ * Published by workers when a job completes or finally fails. On a node's own channel it carries
+ * the outcome (`result` or `error`); on the shared channel only the id and state.
+ */
+export type JobFinishedMessage =
+  { id: string; state: 'completed'; result?: JobResults[JobKind] } | { id: string; state: 'failed'; error?: JobErrorInfo };
 
+/** The shared channel every API node listens on (onFinished: WebSocket and socket.io pushes). */
 export function jobEventsChannel(namespace: string | undefined): string {
   return namespacedRedisKey(namespace, JOB_EVENTS_CHANNEL);
+}
+
+/** An API node's own channel; `nodeId` is short and of a safe charset (a random UUID). */
+export function nodeEventsChannel(namespace: string | undefined, nodeId: string): string {
+  return namespacedRedisKey(namespace, nodeJobEventsChannel(nodeId));
+}
+
+const NODE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * Where a worker announces a finished job: its `replyTo` if that is a node channel of this
+ * namespace (anything else in job data is not trusted as a channel name), else the shared channel.
+ */
+export function finishedChannelOf(namespace: string | undefined, data: Pick<BullJobData, 'replyTo'>): string {
+  const shared = jobEventsChannel(namespace);
+  const { replyTo } = data;
+  if (typeof replyTo === 'string' && replyTo.startsWith(`${shared}:`) && NODE_ID.test(replyTo.slice(shared.length + 1))) return replyTo;
+  return shared;
+}
+
+/** The message for a finished job: with its outcome when it goes to the node that waits for it. */
+export function finishedMessageOf(job: BullJob, state: JobFinishedMessage['state'], withOutcome: boolean): JobFinishedMessage {
+  const id = job.id ?? '';
+  if (!withOutcome) return { id, state };
+  return state === 'completed' ? { id, state, result: job.returnvalue } : { id, state, error: parseFailedReason(job.failedReason) };
+}
+
+/** A message as received, checked field by field; undefined if it is not one. */
+export function parseJobFinishedMessage(text: string): JobFinishedMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, state, result, error } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id.length === 0) return undefined;
+  // The result is the handler's return value, trusted as the job's `returnvalue` in Redis is.
+  if (state === 'completed') return result === undefined ? { id, state } : { id, state, result: result as JobResults[JobKind] };
+  if (state !== 'failed') return undefined;
+  return error === undefined ? { id, state } : { id, state, error: jobErrorInfoOf(error) };
 }
 
 /** BullMQ's key prefix for a namespace (undefined: BullMQ's default `bull`). */
@@ -34,15 +87,19 @@ export function bullPrefixOf(namespace: string | undefined): string {
 /** A failed job's `failedReason` is the JSON of its JobErrorInfo; anything else reads as INTERNAL_ERROR. */
 export function parseFailedReason(reason: string | undefined): JobErrorInfo {
   try {
-    const value: unknown = JSON.parse(reason ?? '');
-    if (typeof value === 'object' && value !== null) {
-      const { code, message, details } = value as Record<string, unknown>;
-      if (typeof code === 'string' && typeof message === 'string') {
-        return typeof details === 'string' ? { code, message, details } : { code, message };
-      }
-    }
+    return jobErrorInfoOf(JSON.parse(reason ?? ''));
   } catch {
     // not ours: e.g. "job stalled more than allowable limit"
+    return jobErrorInfoOf(undefined);
+  }
+}
+
+function jobErrorInfoOf(value: unknown): JobErrorInfo {
+  if (typeof value === 'object' && value !== null) {
+    const { code, message, details } = value as Record<string, unknown>;
+    if (typeof code === 'string' && typeof message === 'string') {
+      return typeof details === 'string' ? { code, message, details } : { code, message };
+    }
   }
   return { code: 'INTERNAL_ERROR', message: 'Internal error' };
 }

@@ -1,25 +1,42 @@
 /**
- * The consumer side of distributed mode (issue 3 §1): one BullMQ Worker per queue this process
+ * The consumer side of distributed mode: one BullMQ Worker per queue this process
  * serves, each running the shared handlers.
  *
- * - Two kinds of failure: a permanent ServiceError (bad input, 4xx) becomes an UnrecoverableError
- *   and fails at once; anything else is retried with exponential backoff (the job's `attempts`).
+ * - Two kinds of failure, decided by the error catalog's `retryable` flag, never by the status
+ *   class: a final code (bad input, an upstream's 404, an SSRF refusal, a size limit) becomes an
+ *   UnrecoverableError and fails at once, as in embedded mode; a retryable one (an S3/SQL/Redis
+ *   outage, an unknown error) is retried with capped exponential backoff (retry-policy.ts; the job's
+ *   `attempts`).
  *   Either way `failedReason` is the JSON of toJobError(err), which the producer parses back.
  * - Lock renewal: handlers hash blobs with `for await` over ≥ 1 MiB chunks, so the event loop turns
  *   between chunks and BullMQ's lock timer runs. A worker killed mid-job loses its lock; the
- *   stalled check (on by default) hands the job to another worker.
- * - When a job completes or finally fails, its id is published on the job-events channel (the
- *   producer's sync waits and onFinished listen there) and its blob is deleted.
+ *   stalled check (on by default) hands the job to another worker, up to `maxStalledCount` times.
+ * - When a job completes or finally fails, it is announced — with its outcome on the channel of
+ *   the API node waiting for it (`replyTo`), else by id on the shared job-events channel that
+ *   onFinished listens to — and its blob is deleted.
  */
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { BlobStore } from '../blob/types.js';
-import { isServiceError } from '../errors.js';
+import { isRetryableCode } from '../errors.js';
 import { blobOf, QUEUE_NAMES, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
 import { bullQueueName } from '../naming.js';
-import { bullPrefixOf, jobEventsChannel, type BullJob, type BullJobData, type JobFinishedMessage } from './bullmq-wire.js';
+import { processMetrics, type Metrics } from '../metrics/catalogue.js';
+import { jobRecorder } from '../metrics/record.js';
+import { traceFields } from '../trace.js';
+import {
+  bullPrefixOf,
+  finishedChannelOf,
+  finishedMessageOf,
+  jobEventsChannel,
+  parseFailedReason,
+  type BullJob,
+  type BullJobData,
+  type JobFinishedMessage,
+} from './bullmq-wire.js';
 import { toJobError } from './execute.js';
 import { closeRedis, createRedis } from './redis-connection.js';
+import { cappedBackoffDelay, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import type { JobHandler, JobHandlers, WorkerPool } from './types.js';
 
 export interface BullMqWorkersOptions {
@@ -41,6 +58,12 @@ export interface BullMqWorkersOptions {
   stalledIntervalMs?: number;
   /** On close, how long active jobs may run before the workers are closed by force (default 30 s). */
   closeGraceMs?: number;
+  /** Longest wait between two attempts of a job (JOB_BACKOFF_MAX_MS, default 15 s). */
+  backoffMaxMs?: number;
+  /** Times a job may lose its worker (killed, lock lapsed) and be taken over before it fails (JOB_MAX_STALLED_COUNT, default 3). */
+  maxStalledCount?: number;
+  /** Default: this process's registry. */
+  metrics?: Metrics;
 }
 
 /** Thrown for a transient failure: BullMQ retries it; its message is the job error JSON. */
@@ -50,7 +73,8 @@ class RetryableJobError extends Error {
 
 export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise<WorkerPool> {
   const { lockDurationMs = 30_000, stalledIntervalMs = 30_000, closeGraceMs = 30_000 } = options;
-  validate(options, lockDurationMs, stalledIntervalMs, closeGraceMs);
+  const { backoffMaxMs = DEFAULT_RETRY_POLICY.backoffMaxMs, maxStalledCount = DEFAULT_RETRY_POLICY.maxStalledCount } = options;
+  validate(options, { lockDurationMs, stalledIntervalMs, closeGraceMs, backoffMaxMs, maxStalledCount });
   const { logger, prefix } = options;
 
   // BullMQ duplicates this connection for each worker's normal and blocking clients.
@@ -58,24 +82,43 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
   const publisher = createRedis(options.connection, 'worker', { logger, connectionName: 'sha224d:worker-events' });
   const blobTimers = new Set<NodeJS.Timeout>();
 
+  const jobs = jobRecorder(options.metrics ?? processMetrics());
   const processor = async (job: BullJob): Promise<JobResults[JobKind]> => {
     const { kind, payload } = job.data;
     const handler = options.handlers[kind] as JobHandler<JobKind> | undefined;
+    const attempt = job.attemptsMade + 1;
+    // Every line about this job names the request that enqueued it (shared/trace.ts).
+    const log = logger.child({ ...traceFields(job.data.trace), jobId: job.id, kind, attempt });
+    const started = Date.now();
+    // Wait is enqueue → first start; a retry's wait would include its backoff, which is not queueing.
+    if (attempt === 1) jobs.waited(kind, (started - job.timestamp) / 1000);
+    log.debug('job started');
     try {
       if (handler === undefined) throw new UnrecoverableError(JSON.stringify({ code: 'INTERNAL_ERROR', message: 'Internal error' }));
-      return await handler(payload, { jobId: job.id ?? '', blobs: options.blobs });
+      const result = await handler(payload, { jobId: job.id ?? '', blobs: options.blobs });
+      jobs.completed(kind, 'queue');
+      log.info({ durationMs: Date.now() - started }, 'job completed');
+      return result;
     } catch (err) {
+      const info = err instanceof UnrecoverableError ? parseFailedReason(err.message) : toJobError(err);
+      const retry = !(err instanceof UnrecoverableError) && isRetryableCode(info.code) && attempt < (job.opts.attempts ?? 1);
+      if (retry) jobs.retried(kind, info.code);
+      else jobs.failed(kind, info.code);
+      if (info.code === 'INTERNAL_ERROR') log.error({ err, retry }, 'job attempt failed');
+      else log.info({ code: info.code, retry, durationMs: Date.now() - started }, 'job attempt failed');
       if (err instanceof UnrecoverableError) throw err;
-      const info = toJobError(err);
-      if (info.code === 'INTERNAL_ERROR') logger.error({ err, jobId: job.id, kind, attempt: job.attemptsMade + 1 }, 'job attempt failed');
       const wire = JSON.stringify(info);
-      throw isServiceError(err) && err.isPermanent ? new UnrecoverableError(wire) : new RetryableJobError(wire, { cause: err });
+      throw isRetryableCode(info.code) ? new RetryableJobError(wire, { cause: err }) : new UnrecoverableError(wire);
+    } finally {
+      jobs.ran(kind, (Date.now() - started) / 1000);
     }
   };
 
   const finish = (job: BullJob, state: JobFinishedMessage['state']): void => {
-    const message: JobFinishedMessage = { id: job.id ?? '', state };
-    publisher.publish(jobEventsChannel(prefix), JSON.stringify(message)).catch((err: unknown) => {
+    // To the node waiting for it (with the outcome) if it names one, else to every node (bullmq-wire.ts).
+    const channel = finishedChannelOf(prefix, job.data);
+    const message = finishedMessageOf(job, state, channel !== jobEventsChannel(prefix));
+    publisher.publish(channel, JSON.stringify(message)).catch((err: unknown) => {
       // Waiters poll the job's state, so a lost message only delays them.
       logger.warn({ err, jobId: job.id }, 'job-finished publish failed');
     });
@@ -103,14 +146,16 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
       concurrency: options.concurrency,
       lockDuration: lockDurationMs,
       stalledInterval: stalledIntervalMs,
-      maxStalledCount: 1,
+      maxStalledCount,
+      // Jobs carry the exponential base (set by the producer); the cap is the workers' setting.
+      settings: { backoffStrategy: (attemptsMade, _type, _err, job) => cappedBackoffDelay(attemptsMade, baseDelayOf(job), backoffMaxMs) },
     });
     worker.on('completed', (job) => finish(job, 'completed'));
     worker.on('failed', (job) => {
       // Emitted for every failed attempt; finishedOn is set only when no retry follows.
       if (job !== undefined && typeof job.finishedOn === 'number') finish(job, 'failed');
     });
-    // A job past maxStalledCount is marked for failure here and failed by the next worker to take
+    // A job past maxStalledCount (JOB_MAX_STALLED_COUNT) is marked for failure here and failed by the next worker to take
     // it, which emits 'failed' (finishedOn set): announced and its blob deleted like any other.
     worker.on('stalled', (jobId: string) => logger.warn({ jobId, queue: name }, 'stalled job: its worker stopped renewing the lock'));
     worker.on('error', (err) => logger.warn({ err, queue: name }, 'bullmq worker error'));
@@ -156,16 +201,36 @@ async function closeGracefully(worker: Worker<BullJobData, JobResults[JobKind], 
   }
 }
 
-function validate(options: BullMqWorkersOptions, lockDurationMs: number, stalledIntervalMs: number, closeGraceMs: number): void {
+/** The base delay the producer stamped on the job (cappedBackoff), or the default for a job without one. */
+function baseDelayOf(job: { opts: { backoff?: number | { delay?: number } } } | undefined): number {
+  const backoff = job?.opts.backoff;
+  const delay = typeof backoff === 'number' ? backoff : backoff?.delay;
+  return typeof delay === 'number' && Number.isFinite(delay) && delay >= 0 ? delay : DEFAULT_RETRY_POLICY.backoffMs;
+}
+
+interface Timings {
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  closeGraceMs: number;
+  backoffMaxMs: number;
+  maxStalledCount: number;
+}
+
+function validate(options: BullMqWorkersOptions, timings: Timings): void {
+  const { lockDurationMs, stalledIntervalMs, closeGraceMs, backoffMaxMs, maxStalledCount } = timings;
   const queues: readonly string[] = options.queues;
   if (queues.length === 0) throw new RangeError('queues must name at least one queue');
   for (const name of queues) {
-    if (!(QUEUE_NAMES as readonly string[]).includes(name)) throw new RangeError(`queues: unknown queue "${name}"; expected one of ${QUEUE_NAMES.join(', ')}`);
+    if (!(QUEUE_NAMES as readonly string[]).includes(name))
+      throw new RangeError(`queues: unknown queue "${name}"; expected one of ${QUEUE_NAMES.join(', ')}`);
   }
   if (new Set(options.queues).size !== options.queues.length) throw new RangeError('queues must not repeat a queue');
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError('concurrency must be a positive integer');
-  if (!Number.isInteger(options.blobRetentionMs) || options.blobRetentionMs < 0) throw new RangeError('blobRetentionMs must be a non-negative integer');
+  if (!Number.isInteger(options.blobRetentionMs) || options.blobRetentionMs < 0)
+    throw new RangeError('blobRetentionMs must be a non-negative integer');
   if (!Number.isInteger(lockDurationMs) || lockDurationMs < 1000) throw new RangeError('lockDurationMs must be an integer ≥ 1000');
   if (!Number.isInteger(stalledIntervalMs) || stalledIntervalMs < 1000) throw new RangeError('stalledIntervalMs must be an integer ≥ 1000');
   if (!Number.isInteger(closeGraceMs) || closeGraceMs < 0) throw new RangeError('closeGraceMs must be a non-negative integer');
+  if (!Number.isInteger(backoffMaxMs) || backoffMaxMs < 0) throw new RangeError('backoffMaxMs must be a non-negative integer');
+  if (!Number.isInteger(maxStalledCount) || maxStalledCount < 0) throw new RangeError('maxStalledCount must be a non-negative integer');
 }

@@ -4,13 +4,13 @@
  *
  * - producer / limiter (API nodes): fail now. No offline queue, one retry, short connect and
  *   command timeouts, so a request answers 503 SERVICE_UNAVAILABLE within ~2 s instead of
- *   hanging (issue 3 §8c).
+ *   hanging.
  * - worker: wait. BullMQ requires `maxRetriesPerRequest: null` on connections that run blocking
  *   commands; a worker simply resumes when Redis returns.
  * - subscriber: pub/sub only; resubscribes by itself after a reconnect.
  *
  * Every role reconnects with a short capped backoff, so service resumes within a second or so of
- * Redis returning (issue 3 §8d: within 5 s).
+ * Redis returning (within 5 s).
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { isServiceError, ServiceError } from '../errors.js';
@@ -39,6 +39,8 @@ export interface CreateRedisOptions {
   logger?: Logger;
   /** CLIENT SETNAME, to tell connections apart in `CLIENT LIST`. */
   connectionName?: string;
+  /** Overrides the role's command timeout (the limiter's follows LIMITER_TIMEOUT_MS: shared/infra.ts). */
+  commandTimeoutMs?: number;
 }
 
 /** A connection for `role` to `url` (redis://…). Errors are logged (throttled), never thrown as events. */
@@ -48,6 +50,7 @@ export function createRedis(url: string, role: RedisRole, options: CreateRedisOp
     ...ROLE_OPTIONS[role],
     retryStrategy: reconnectDelay,
     ...(options.connectionName === undefined ? {} : { connectionName: options.connectionName }),
+    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
   });
   trackReadiness(redis);
   let lastLogged = 0;

@@ -1,5 +1,6 @@
 import type { BlobStore } from '../blob/types.js';
 import type { JobKind, JobPayloads, JobResults } from '../jobs/contracts.js';
+import type { TraceContext } from '../trace.js';
 
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
@@ -10,7 +11,8 @@ export interface JobErrorInfo {
   details?: string;
 }
 
-export interface JobRecord<K extends JobKind = JobKind> {
+/** A job of kind K as the queue holds it. */
+export interface JobRecordOf<K extends JobKind> {
   id: string;
   kind: K;
   accountId: string;
@@ -20,25 +22,51 @@ export interface JobRecord<K extends JobKind = JobKind> {
   error?: JobErrorInfo;
   /** Epoch milliseconds. */
   createdAt: number;
+  /** The request that created the job (shared/trace.ts); for its log lines, never returned to callers. */
+  trace?: TraceContext;
   finishedAt?: number;
 }
+
+/**
+ * A job of any kind, discriminated by `kind`: a `switch (record.kind)` narrows its payload and
+ * result together, so readers need no casts.
+ */
+export type JobRecord<K extends JobKind = JobKind> = { [Kind in K]: JobRecordOf<Kind> }[K];
 
 export interface SubmitOptions {
   accountId: string;
   /** Same account + same key → the existing job is returned instead of a new one. */
   idempotencyKey?: string;
+  /**
+   * The request's fingerprint (idempotency.ts), stored with the key: the same key presented with
+   * another fingerprint fails with IDEMPOTENCY_KEY_REUSED.
+   */
+  fingerprint?: string;
 }
 
 export interface RunOptions extends SubmitOptions {
-  /** Bound on the wait; then ServiceError JOB_TIMEOUT carrying `job_id`. */
+  /**
+   * Bound on the wait. Past it, a job no worker has taken is removed and the run fails with 503
+   * SERVICE_UNAVAILABLE (Retry-After); a job already running goes on, and the run fails with
+   * JOB_TIMEOUT carrying `job_id` (docs/decisions.md "Jobs and modes").
+   */
   timeoutMs: number;
+  /**
+   * Aborts when the caller is gone (its connection closed). A job no worker has taken is then
+   * removed and the run rejects with the signal's reason; a running job is still waited for.
+   */
+  signal?: AbortSignal;
 }
 
 /** The producer side, used by API nodes. */
 export interface JobQueue {
-  /** Enqueue and wait for the result (synchronous HTTP responses). */
+  /**
+   * Enqueue and wait for the result (synchronous HTTP responses). Once answered, the job is
+   * forgotten (no record is kept) unless it was created with an idempotency key; jobs past
+   * `maxWaiting` are refused with 503 SERVICE_UNAVAILABLE, as in `submit`.
+   */
   run<K extends JobKind>(kind: K, payload: JobPayloads[K], options: RunOptions): Promise<JobResults[K]>;
-  /** Enqueue and return at once (async jobs, issue 3). */
+  /** Enqueue and return at once (async jobs); refused with 503 SERVICE_UNAVAILABLE while the kind's queue holds `maxWaiting` jobs. */
   submit<K extends JobKind>(kind: K, payload: JobPayloads[K], options: SubmitOptions): Promise<{ id: string; created: boolean }>;
   /** A job by id, or undefined if unknown or expired. */
   get(id: string): Promise<JobRecord | undefined>;

@@ -1,21 +1,25 @@
 /**
  * Opens the one Kysely instance over PostgreSQL (DATABASE_URL=postgres://… or postgresql://…) or,
- * otherwise, SQLite through better-sqlite3 at a file path. Everything above this file is
+ * otherwise, SQLite at a file path (the driver is chosen in sqlite-driver.ts). Everything above this file is
  * engine-agnostic; the only engine test elsewhere is `isPostgres` (migrations take an advisory lock).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { DEFAULT_PG_BOUNDS, type PgBounds } from './pg-bounds.js';
+import { createBoundedPgPool } from './pg-pool.js';
 import type { Database } from './schema.js';
+import { isSqliteBusy, openSqliteConnection, type SqliteConnection } from './sqlite-driver.js';
 
 export interface OpenDatabaseOptions {
   /** postgres://… or postgresql://… selects PostgreSQL; anything else (or unset) selects SQLite. */
   databaseUrl?: string;
   /** SQLite file used when `databaseUrl` is not a PostgreSQL URL; ':memory:' for a private in-memory DB. */
   sqlitePath: string;
+  /** PostgreSQL only: how long connecting, a statement and an idle transaction may take (default DEFAULT_PG_BOUNDS). */
+  pgBounds?: PgBounds;
 }
 
 /** PostgreSQL pool size per process; the API, workers and the CLI each open their own pool. */
@@ -27,8 +31,27 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 export const SQLITE_FILE_NAME = 'sha224d.sqlite';
 
 /** DATABASE_URL when set, else DATA_DIR/sha224d.sqlite: the one place that rule is written. */
-export function databaseOptionsFromConfig(config: Pick<Config, 'DATABASE_URL' | 'dataDir'>): OpenDatabaseOptions {
-  return { databaseUrl: config.DATABASE_URL, sqlitePath: path.join(config.dataDir, SQLITE_FILE_NAME) };
+export function databaseOptionsFromConfig(
+  config: Pick<
+    Config,
+    | 'DATABASE_URL'
+    | 'dataDir'
+    | 'PG_CONNECT_TIMEOUT_MS'
+    | 'PG_STATEMENT_TIMEOUT_MS'
+    | 'PG_QUERY_TIMEOUT_MS'
+    | 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS'
+  >,
+): OpenDatabaseOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    sqlitePath: path.join(config.dataDir, SQLITE_FILE_NAME),
+    pgBounds: {
+      connectTimeoutMs: config.PG_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+      queryTimeoutMs: config.PG_QUERY_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: config.PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+  };
 }
 
 export function isPostgresUrl(url: string | undefined): url is string {
@@ -40,7 +63,7 @@ export function isPostgres(db: Kysely<Database>): boolean {
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
-  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl);
+  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options.pgBounds ?? DEFAULT_PG_BOUNDS);
   // Fail loudly rather than fall back to SQLite when a URL of another engine was meant.
   if (options.databaseUrl) {
     throw new RangeError('databaseUrl: must start with postgres:// or postgresql:// (unset it to use SQLite)');
@@ -51,15 +74,16 @@ export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
   return openSqlite(options.sqlitePath);
 }
 
-function openPostgres(databaseUrl: string): Kysely<Database> {
-  const pool = new pg.Pool({
+function openPostgres(databaseUrl: string, bounds: PgBounds): Kysely<Database> {
+  const { pool, raw } = createBoundedPgPool({
     connectionString: withExplicitUser(databaseUrl),
     max: PG_POOL_MAX,
+    bounds,
     types: { getTypeParser: pgTypeParser },
   });
   // An idle client that loses its connection (server restart) emits 'error' on the pool; without a
-  // listener that would crash the process. The next query gets a fresh connection.
-  pool.on('error', () => undefined);
+  // listener that would crash the process. pg-pool drops that client; the next query gets a fresh one.
+  raw.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -89,28 +113,33 @@ const pgTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
  * (seen with four at once): retry for up to the busy timeout. Blocking is fine: this runs once at
  * startup, before the process serves anything.
  */
-function enableWal(database: SQLite.Database): void {
+function enableWal(database: SqliteConnection): void {
   const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
   for (;;) {
     try {
-      database.pragma('journal_mode = WAL');
+      database.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (err) {
-      if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+      if (!isSqliteBusy(err) || Date.now() > deadline) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 40));
     }
   }
 }
 
 function openSqlite(file: string): Kysely<Database> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const database = new SQLite(file);
+  if (file !== ':memory:') {
+    // Accounts and key hashes: the directory and the file (whose mode SQLite gives its -wal and
+    // -shm files) are this service's user's alone when this process creates them.
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+  }
+  const database = openSqliteConnection(file);
   // WAL lets readers (API nodes, the admin CLI) run while one writer writes; busy_timeout makes a
   // second process wait for the write lock instead of failing at once.
   // busy_timeout first: switching a new file to WAL needs a lock that another starting process may hold.
-  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  database.exec(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   enableWal(database);
-  database.pragma('synchronous = NORMAL');
-  database.pragma('foreign_keys = ON');
+  database.exec('PRAGMA synchronous = NORMAL');
+  database.exec('PRAGMA foreign_keys = ON');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }

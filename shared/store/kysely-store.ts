@@ -3,16 +3,22 @@
  * domain types of types.ts here and nowhere else; timestamps cross as epoch milliseconds.
  */
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { openDatabase, type OpenDatabaseOptions } from './database.js';
 import { migrateToLatest } from './migrations.js';
-import type { AccountsTable, ApiKeysTable, Database } from './schema.js';
+import { KyselyJwtKeyStore } from './kysely-jwt-keys.js';
+import { KyselyKeySettingsStore } from './kysely-key-settings.js';
+import { KyselyKeyUsageStore } from './kysely-key-usage.js';
+import { KyselyOAuthAppStore, KyselyOAuthGrantStore } from './kysely-oauth.js';
+import { KyselyOneTimeLinkStore, KyselySignInThrottleStore } from './kysely-sign-in.js';
+import { KyselySessionStore } from './kysely-sessions.js';
+import { KyselyUserStore } from './kysely-users.js';
+import { newKeyRow, toAccount, toKey } from './rows.js';
+import type { Database } from './schema.js';
 import {
   type Account,
   type AccountStore,
   type ApiKeyRecord,
-  KEY_TYPES,
-  type KeyType,
   type NewAccount,
   type NewApiKey,
   type Plan,
@@ -37,15 +43,33 @@ export async function createStore(options: OpenDatabaseOptions): Promise<KyselyA
 
 export class KyselyAccountStore implements AccountStore {
   readonly db: Kysely<Database>;
+  readonly users: KyselyUserStore;
+  readonly sessions: KyselySessionStore;
+  readonly oneTimeLinks: KyselyOneTimeLinkStore;
+  readonly signInThrottle: KyselySignInThrottleStore;
+  readonly oauthApps: KyselyOAuthAppStore;
+  readonly oauthGrants: KyselyOAuthGrantStore;
+  readonly jwtKeys: KyselyJwtKeyStore;
+  readonly keySettings: KyselyKeySettingsStore;
+  readonly keyUsage: KyselyKeyUsageStore;
   #closing: Promise<void> | undefined;
 
   constructor(db: Kysely<Database>) {
     this.db = db;
+    this.users = new KyselyUserStore(db);
+    this.sessions = new KyselySessionStore(db);
+    this.oneTimeLinks = new KyselyOneTimeLinkStore(db);
+    this.signInThrottle = new KyselySignInThrottleStore(db);
+    this.oauthApps = new KyselyOAuthAppStore(db);
+    this.oauthGrants = new KyselyOAuthGrantStore(db);
+    this.jwtKeys = new KyselyJwtKeyStore(db);
+    this.keySettings = new KyselyKeySettingsStore(db);
+    this.keyUsage = new KyselyKeyUsageStore(db);
   }
 
   async createAccount(input: NewAccount): Promise<Account> {
     assertPlan(input.plan);
-    const row = { id: `acc_${randomUUID()}`, name: input.name, plan: input.plan, created_at: Date.now() };
+    const row = { id: `acc_${randomUUID()}`, name: input.name, plan: input.plan, created_at: Date.now(), allowed_ips: '[]' };
     await this.db.insertInto('accounts').values(row).execute();
     return toAccount(row);
   }
@@ -67,20 +91,7 @@ export class KyselyAccountStore implements AccountStore {
   }
 
   async insertKey(input: NewApiKey & { id: string; prefix: string; keyHash: string }): Promise<ApiKeyRecord> {
-    if (!(KEY_TYPES as readonly string[]).includes(input.type)) throw new RangeError('type: unknown key type');
-    const row: Selectable<ApiKeysTable> = {
-      id: input.id,
-      account_id: input.accountId,
-      prefix: input.prefix,
-      key_hash: input.keyHash,
-      type: input.type,
-      description: input.description,
-      allowed_domains: JSON.stringify(input.allowedDomains ?? []),
-      created_at: Date.now(),
-      expires_at: input.expiresAt ? input.expiresAt.getTime() : null,
-      revoked_at: null,
-      last_used_at: null,
-    };
+    const row = newKeyRow(input, Date.now());
     await this.db.insertInto('api_keys').values(row).execute();
     return toKey(row);
   }
@@ -90,7 +101,12 @@ export class KyselyAccountStore implements AccountStore {
       .selectFrom('api_keys as k')
       .innerJoin('accounts as a', 'a.id', 'k.account_id')
       .selectAll('k')
-      .select(['a.name as account_name', 'a.plan as account_plan', 'a.created_at as account_created_at'])
+      .select([
+        'a.name as account_name',
+        'a.plan as account_plan',
+        'a.created_at as account_created_at',
+        'a.allowed_ips as account_allowed_ips',
+      ])
       .where('k.key_hash', '=', keyHash)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -99,6 +115,7 @@ export class KyselyAccountStore implements AccountStore {
       name: row.account_name,
       plan: row.account_plan,
       created_at: row.account_created_at,
+      allowed_ips: row.account_allowed_ips,
     });
     return { key: toKey(row), keyHash: row.key_hash, account };
   }
@@ -146,9 +163,7 @@ export class KyselyAccountStore implements AccountStore {
       .insertInto('usage_daily')
       .values({ account_id: accountId, day, scope, count })
       .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'scope'])
-          .doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
+        oc.columns(['account_id', 'day', 'scope']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
       )
       .execute();
   }
@@ -183,37 +198,4 @@ function assertPlan(plan: string): asserts plan is Plan {
 function assertUsageArgs(day: string, scope: UsageScope): void {
   if (!DAY_RE.test(day)) throw new RangeError("day: must be 'YYYY-MM-DD'");
   if (!USAGE_SCOPES.includes(scope)) throw new RangeError(`scope: must be one of ${USAGE_SCOPES.join(', ')}`);
-}
-
-function toAccount(row: Selectable<AccountsTable>): Account {
-  return { id: row.id, name: row.name, plan: row.plan as Plan, createdAt: toDate(row.created_at) };
-}
-
-function toKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    prefix: row.prefix,
-    type: row.type as KeyType,
-    description: row.description,
-    allowedDomains: parseDomains(row.allowed_domains),
-    createdAt: toDate(row.created_at),
-    expiresAt: toNullableDate(row.expires_at),
-    revokedAt: toNullableDate(row.revoked_at),
-    lastUsedAt: toNullableDate(row.last_used_at),
-  };
-}
-
-function parseDomains(text: string): string[] {
-  const value: unknown = JSON.parse(text);
-  return Array.isArray(value) ? value.filter((d): d is string => typeof d === 'string') : [];
-}
-
-// Number(): belt and braces should a driver ever hand back an int8 as a string.
-function toDate(ms: number): Date {
-  return new Date(Number(ms));
-}
-
-function toNullableDate(ms: number | null): Date | null {
-  return ms === null ? null : new Date(Number(ms));
 }

@@ -16,8 +16,10 @@
  * test/store/migrations.test.ts starts four migrations at once on a fresh schema, and four processes
  * at once on a fresh SQLite file.
  */
+import { setTimeout } from 'node:timers/promises';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { isPostgres } from './database.js';
+import { dashboardAccountsMigration } from './migrations/0003-dashboard-accounts.js';
 import type { Database } from './schema.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -104,9 +106,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       }
     },
   },
+  // Users, memberships, sessions, one-time links, sign-in throttling, OAuth consents, per-account
+  // JWT keys, IP allow-lists, key rolling and per-key usage (the account dashboard).
+  '0003_dashboard_accounts': dashboardAccountsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+
+/** How long a starting node waits for another's migrations, and how often it looks. */
+const MIGRATION_LOCK_WAIT_MS = 120_000;
+const MIGRATION_LOCK_POLL_MS = 100;
 
 /** A fixed namespace for our advisory locks (first argument of the two-int form), "s224". */
 const ADVISORY_LOCK_CLASS = 0x73323234;
@@ -136,13 +145,31 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
 
   // A session-level lock lives on one connection: take and release it on the same one.
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${ADVISORY_LOCK_CLASS}::int, hashtext(${schema}))`.execute(conn);
+    await takeMigrationLock(conn, schema);
     try {
       return await runMigrator(conn, schema);
     } finally {
       await sql`select pg_advisory_unlock(${ADVISORY_LOCK_CLASS}::int, hashtext(${schema}))`.execute(conn);
     }
   });
+}
+
+/**
+ * Waits for the schema's migration lock by trying it repeatedly rather than blocking in one
+ * statement: every statement is bounded (PG_STATEMENT_TIMEOUT_MS, PG_QUERY_TIMEOUT_MS), and a node
+ * starting beside others waits for as long as their migrations take, up to MIGRATION_LOCK_WAIT_MS.
+ */
+async function takeMigrationLock(conn: Kysely<Database>, schema: string): Promise<void> {
+  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  for (;;) {
+    const { rows } = await sql<{
+      taken: boolean;
+    }>`select pg_try_advisory_lock(${ADVISORY_LOCK_CLASS}::int, hashtext(${schema})) as taken`.execute(conn);
+    if (rows[0]?.taken === true) return;
+    if (Date.now() > deadline)
+      throw new Error(`Migration failed: another process held the migration lock for over ${MIGRATION_LOCK_WAIT_MS} ms`);
+    await setTimeout(MIGRATION_LOCK_POLL_MS);
+  }
 }
 
 async function runMigrator(db: Kysely<Database>, schema: string | undefined): Promise<string[]> {

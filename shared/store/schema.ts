@@ -1,3 +1,6 @@
+import type { ColumnType } from 'kysely';
+import type { DashboardTables } from './schema-dashboard.js';
+
 /**
  * Table types as the database holds them. Timestamps are integer epoch milliseconds in both engines
  * (PostgreSQL `bigint`, parsed back to a JS number by database.ts; SQLite INTEGER); the store maps
@@ -9,6 +12,8 @@ export interface AccountsTable {
   /** A `Plan`; validated in code, not by a CHECK, so the plan catalog can grow without a migration. */
   plan: string;
   created_at: number;
+  /** JSON array of IP addresses and CIDR ranges every credential of the account must come from; '[]' = anywhere. */
+  allowed_ips: string;
 }
 
 export interface ApiKeysTable {
@@ -25,6 +30,10 @@ export interface ApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   last_used_at: number | null;
+  /** JSON array of IP addresses and CIDR ranges the key may be used from; '[]' = anywhere the account allows. */
+  allowed_ips: string;
+  /** The key that replaced this one by a roll; its expires_at is then the end of the grace period. */
+  replaced_by: string | null;
 }
 
 export interface UsageDailyTable {
@@ -37,7 +46,7 @@ export interface UsageDailyTable {
 
 /**
  * OAuth 2.0 (SPEC "Authentication" rule 8, migration 0002). Every secret (client secret, code,
- * access and refresh token) is kept only as the SHA-256 hex of its value (shared/auth/oauth-tokens.ts).
+ * access and refresh token) is kept only as the SHA-256 hex of its value (api/oauth/server/tokens.ts).
  */
 export interface OAuthClientsTable {
   /** The public client_id. */
@@ -67,6 +76,8 @@ export interface OAuthCodesTable {
   expires_at: number;
   /** Set when the code is exchanged; a second exchange finds it set (RFC 6749 §4.1.2). */
   consumed_at: number | null;
+  /** The person's consent (oauth_grants.id, migration 0003) the code was issued under; ending it revokes the code. */
+  consent_id: ConsentColumn;
 }
 
 export interface OAuthTokensTable {
@@ -78,9 +89,14 @@ export interface OAuthTokensTable {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** As on oauth_codes: carried from the code to every token of its grant. */
+  consent_id: ConsentColumn;
 }
 
-export interface Database {
+/** Null for rows from before consents existed; optional on insert. */
+type ConsentColumn = ColumnType<string | null, string | null | undefined, string | null>;
+
+export interface Database extends DashboardTables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;

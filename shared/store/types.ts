@@ -2,6 +2,15 @@
  * The relational store: accounts, API keys and durable usage counters. One Kysely code path over
  * SQLite (embedded) or PostgreSQL (DATABASE_URL=postgres://…).
  */
+import type {
+  JwtKeyStore,
+  OAuthAppStore,
+  OAuthGrantStore,
+  OneTimeLinkStore,
+  SessionStore,
+  SignInThrottleStore,
+  UserStore,
+} from './dashboard-types.js';
 
 /** Plans of SPEC "Limits, v2, by plan". */
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
@@ -19,6 +28,8 @@ export interface Account {
   name: string;
   plan: Plan;
   createdAt: Date;
+  /** IP addresses and CIDR ranges every credential of the account must come from; empty = anywhere. */
+  allowedIps: string[];
 }
 
 export interface ApiKeyRecord {
@@ -34,6 +45,10 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** IP addresses and CIDR ranges the key may be used from; empty = wherever the account allows. */
+  allowedIps: string[];
+  /** Set when the key was rolled: the key that replaced it (this one works until its expiresAt). */
+  replacedBy: string | null;
 }
 
 export interface NewAccount {
@@ -47,9 +62,11 @@ export interface NewApiKey {
   description: string;
   allowedDomains?: string[];
   expiresAt?: Date | null;
+  allowedIps?: string[];
 }
 
-export interface AccountStore {
+/** Accounts, keys and usage; the dashboard's areas are properties (DashboardStores). */
+export interface AccountStore extends DashboardStores {
   createAccount(input: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
@@ -71,4 +88,61 @@ export interface AccountStore {
 
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface KeyChanges {
+  description?: string;
+  allowedDomains?: string[];
+  allowedIps?: string[];
+}
+
+export interface KeySettingsStore {
+  updateKey(id: string, changes: KeyChanges): Promise<ApiKeyRecord | undefined>;
+  /**
+   * In one transaction: inserts `replacement` and marks `oldId` replaced by it, ending the old key
+   * at `graceEndsAt` (or its own earlier expiry). undefined when the old key is revoked, already
+   * replaced or expired at `now`.
+   */
+  rollKey(
+    oldId: string,
+    replacement: NewApiKey & { id: string; prefix: string; keyHash: string },
+    graceEndsAt: Date,
+    now: Date,
+  ): Promise<{ old: ApiKeyRecord; replacement: ApiKeyRecord } | undefined>;
+  setAccountAllowedIps(accountId: string, allowedIps: string[]): Promise<boolean>;
+}
+
+/** The limiter's counting buckets (shared/limits/types.ts Generation). */
+export type UsageGeneration = 'v1a' | 'v1b' | 'v2' | 'ws';
+
+export interface KeyUsageEntry {
+  accountId: string;
+  day: string;
+  scope: UsageScope;
+  /** An API key id, `oauth:<client id>` or `jwt:<kid>`. */
+  credential: string;
+  generation: UsageGeneration;
+  count: number;
+}
+
+export interface KeyUsageStore {
+  /** Atomically adds `count` to one (account, day, scope, credential, generation) counter. */
+  add(entry: KeyUsageEntry): Promise<void>;
+  /** Per-credential, per-generation counts of the days from `fromDay` to `toDay` (inclusive). */
+  listByCredential(accountId: string, scope: UsageScope, fromDay: string, toDay: string): Promise<KeyUsageEntry[]>;
+  /** The account's durable day totals (usage_daily) from `fromDay` to `toDay` (inclusive); missing days are absent. */
+  listDaily(accountId: string, scope: UsageScope, fromDay: string, toDay: string): Promise<Array<{ day: string; count: number }>>;
+}
+
+/** The dashboard's stores, reached as properties of the AccountStore. */
+export interface DashboardStores {
+  readonly users: UserStore;
+  readonly sessions: SessionStore;
+  readonly oneTimeLinks: OneTimeLinkStore;
+  readonly signInThrottle: SignInThrottleStore;
+  readonly oauthApps: OAuthAppStore;
+  readonly oauthGrants: OAuthGrantStore;
+  readonly jwtKeys: JwtKeyStore;
+  readonly keySettings: KeySettingsStore;
+  readonly keyUsage: KeyUsageStore;
 }

@@ -1,6 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,6 +7,8 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3BlobStore, S3_READ_CHUNK_BYTES } from '../../shared/blob/s3.js';
 import { ServiceError } from '../../shared/errors.js';
+import { sha224Hex } from '../helpers/digests.js';
+import { pickUnusedPort } from '../helpers/ports.js';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -36,14 +37,6 @@ async function readAll(stream: Readable): Promise<{ bytes: Buffer; chunkSizes: n
   return { bytes: Buffer.concat(chunks), chunkSizes: chunks.map((chunk) => chunk.length) };
 }
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
   server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
@@ -66,7 +59,7 @@ describe('S3BlobStore against s3rver', () => {
 
     const { bytes, chunkSizes } = await readAll(await store.get('uploads/acct/big'));
     expect(bytes.length).toBe(data.length);
-    expect(createHash('sha224').update(bytes).digest('hex')).toBe(createHash('sha224').update(data).digest('hex'));
+    expect(sha224Hex(bytes)).toBe(sha224Hex(data));
     expect(chunkSizes.slice(0, -1).every((size) => size >= S3_READ_CHUNK_BYTES)).toBe(true);
     await store.delete('uploads/acct/big');
   });
@@ -118,7 +111,7 @@ describe('S3BlobStore against s3rver', () => {
   });
 
   it('an unreachable endpoint answers SERVICE_UNAVAILABLE within ~3 s, with no partial result', async () => {
-    const down = storeFor(`http://127.0.0.1:${await closedPort()}`);
+    const down = storeFor(`http://127.0.0.1:${await pickUnusedPort()}`);
     for (const attempt of [
       () => down.ping(),
       () => down.get('uploads/acct/x'),

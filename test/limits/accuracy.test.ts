@@ -127,7 +127,13 @@ describe('rate accuracy over 2 API nodes sharing Redis', () => {
           offsets.map((offset, i) => {
             clock.set(start + offset);
             // consume() reads the clock before its first await, so each request keeps its time.
-            return nodes[i % 2]!.consume({ accountId: 'acct', plan: planFor(limit), keyType: 'production', generation: 'v1b', sandbox: false });
+            return nodes[i % 2]!.consume({
+              accountId: 'acct',
+              plan: planFor(limit),
+              keyType: 'production',
+              generation: 'v1b',
+              sandbox: false,
+            });
           }),
         );
         await close();

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitError, rateLimitHeaders } from '../../shared/limits/headers.js';
 import type { LimitDecision } from '../../shared/limits/types.js';
 
-const allowed: LimitDecision = { allowed: true, window: 'second', limit: 10, remaining: 7, resetAtUnix: 1_700_000_001, retryAfterSeconds: 0 };
+const allowed: LimitDecision = {
+  allowed: true,
+  window: 'second',
+  limit: 10,
+  remaining: 7,
+  resetAtUnix: 1_700_000_001,
+  retryAfterSeconds: 0,
+};
 const rateRefused: LimitDecision = {
   allowed: false,
   reason: 'rate',
@@ -52,7 +59,14 @@ describe('rateLimitHeaders', () => {
   });
 
   it('reports no limit as -1', () => {
-    const none: LimitDecision = { allowed: true, window: 'none', limit: -1, remaining: -1, resetAtUnix: 1_700_006_400, retryAfterSeconds: 0 };
+    const none: LimitDecision = {
+      allowed: true,
+      window: 'none',
+      limit: -1,
+      remaining: -1,
+      resetAtUnix: 1_700_006_400,
+      retryAfterSeconds: 0,
+    };
     expect(rateLimitHeaders(none, 'v2')).toMatchObject({ 'X-RateLimit-Limit': '-1', 'X-RateLimit-Remaining': '-1' });
   });
 });

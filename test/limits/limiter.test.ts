@@ -3,7 +3,7 @@
  * Redis one (distributed mode, the machine's Redis at 127.0.0.1:6379, a fresh key base per test).
  */
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateLimitHeaders } from '../../shared/limits/headers.js';
 import { createMemoryLimiter, createRedisLimiter, type LimitRequest, type RequestLimiter } from '../../shared/limits/limiter.js';
 import { DEFAULT_PLAN_CATALOG, parsePlanCatalog, type PlanCatalog, type PlanCatalogFile } from '../../shared/limits/plans.js';
@@ -125,7 +125,13 @@ describe.each(backends)('$name limiter', (backend) => {
     await consumeN(limiter, 5, req({ generation: 'v1a' }));
     expect((await limiter.consume(req({ generation: 'v1a' }))).allowed).toBe(false);
     const v1b = await limiter.consume(req({ generation: 'v1b' }));
-    expect(v1b).toMatchObject({ allowed: true, window: 'minute', limit: 10, remaining: 9, resetAtUnix: Math.floor(NOON / 60_000 + 1) * 60 });
+    expect(v1b).toMatchObject({
+      allowed: true,
+      window: 'minute',
+      limit: 10,
+      remaining: 9,
+      resetAtUnix: Math.floor(NOON / 60_000 + 1) * 60,
+    });
     const v2 = await consumeN(limiter, 5, req({ generation: 'v2' }));
     const ws = await consumeN(limiter, 6, req({ generation: 'ws' }));
     expect([...v2, ...ws].map((d) => d.allowed)).toEqual([...Array(10).fill(true), false]);
@@ -154,7 +160,15 @@ describe.each(backends)('$name limiter', (backend) => {
     ]);
     expect(ok[0]!.resetAtUnix).toBe(MIDNIGHT_UNIX);
     const refused = await limiter.consume(req({ generation: 'v1b' }));
-    expect(refused).toMatchObject({ allowed: false, reason: 'quota', window: 'day', limit: 3, remaining: 0, resetAtUnix: MIDNIGHT_UNIX, retryAfterSeconds: 1 });
+    expect(refused).toMatchObject({
+      allowed: false,
+      reason: 'quota',
+      window: 'day',
+      limit: 3,
+      remaining: 0,
+      resetAtUnix: MIDNIGHT_UNIX,
+      retryAfterSeconds: 1,
+    });
     const before = await limiter.usage('acct-1', 'free', false);
     expect(before).toMatchObject({ used: 3, remaining: 0, dailyQuota: 3, resetTime: new Date(MIDNIGHT_UNIX * 1000) });
     // The refused request did not use a slot of the minute window.
@@ -176,7 +190,13 @@ describe.each(backends)('$name limiter', (backend) => {
     expect(decisions.every((d) => d.allowed && d.window === 'none' && d.limit === -1 && d.remaining === -1)).toBe(true);
     expect(decisions[0]!.resetAtUnix).toBe(MIDNIGHT_UNIX);
     const usage = await limiter.usage('acct-1', 'enterprise', false);
-    expect(usage).toMatchObject({ used: 50, dailyQuota: null, remaining: null, requestsPerSecond: { v1: null, v2: null }, requestsPerMinute: 1000 });
+    expect(usage).toMatchObject({
+      used: 50,
+      dailyQuota: null,
+      remaining: null,
+      requestsPerSecond: { v1: null, v2: null },
+      requestsPerMinute: 1000,
+    });
   });
 
   it('reports the plan in the usage snapshot', async () => {
@@ -288,6 +308,22 @@ describe.each(backends)('$name limiter', (backend) => {
   });
 
   it('rejects a non-positive flush interval before any I/O', () => {
-    expect(() => createMemoryLimiter({ catalog: DEFAULT_PLAN_CATALOG, store: new FakeUsageStore(), flushIntervalMs: 0 })).toThrow(RangeError);
+    expect(() => createMemoryLimiter({ catalog: DEFAULT_PLAN_CATALOG, store: new FakeUsageStore(), flushIntervalMs: 0 })).toThrow(
+      RangeError,
+    );
+  });
+
+  it(`starts ${backend.name === 'memory' ? 'no timer' : 'one timer per call, not one per counter operation'} while consuming`, async () => {
+    const { limiter } = backend.make();
+    await limiter.consume(req({ generation: 'v2' })); // the day's counter is seeded on the first call
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      // A v2 request takes a rate hit and a quota unit: two counter operations.
+      expect((await limiter.consume(req({ generation: 'v2' }))).allowed).toBe(true);
+      await limiter.usage('acct-1', 'free', false);
+      expect(setTimeoutSpy).toHaveBeenCalledTimes(backend.name === 'memory' ? 0 : 2);
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
 import { createRedisLimiter, type RequestLimiter } from '../../shared/limits/limiter.js';
-import { DEFAULT_PLAN_CATALOG } from '../../shared/limits/plans.js';
+import { DEFAULT_PLAN_CATALOG, parsePlanCatalog } from '../../shared/limits/plans.js';
 import { connectRedis, FakeUsageStore, sleep, uniqueKeyBase } from './helpers.js';
 
 const request = { accountId: 'acct-down', plan: 'free', keyType: 'production', generation: 'v1b', sandbox: false } as const;
@@ -81,7 +81,13 @@ describe('Redis unavailable', () => {
     const redis = await connectRedis(port);
     clients.push(redis);
     const store = new FakeUsageStore();
-    const limiter = createRedisLimiter({ catalog: DEFAULT_PLAN_CATALOG, store, redis, keyPrefix: uniqueKeyBase(), flushIntervalMs: 60_000 });
+    const limiter = createRedisLimiter({
+      catalog: DEFAULT_PLAN_CATALOG,
+      store,
+      redis,
+      keyPrefix: uniqueKeyBase(),
+      flushIntervalMs: 60_000,
+    });
     limiters.push(limiter);
 
     for (let i = 0; i < 3; i++) expect((await limiter.consume(request)).allowed).toBe(true);
@@ -106,6 +112,45 @@ describe('Redis unavailable', () => {
     expect(store.rows.get(`acct-down|${new Date().toISOString().slice(0, 10)}|production`)).toBe(5);
   }, 15_000);
 
+  it('keeps the batched day counts of a plan without a quota through an outage and adds them once', async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const redis = await connectRedis(port);
+    clients.push(redis);
+    const store = new FakeUsageStore();
+    const limiter = createRedisLimiter({
+      catalog: DEFAULT_PLAN_CATALOG,
+      store,
+      redis,
+      keyPrefix: uniqueKeyBase(),
+      flushIntervalMs: 60_000,
+    });
+    limiters.push(limiter);
+    const unlimited = { ...request, plan: 'enterprise', generation: 'v2' } as const;
+
+    for (let i = 0; i < 3; i++) expect((await limiter.consume(unlimited)).allowed).toBe(true);
+    await limiter.flush();
+    for (let i = 0; i < 4; i++) expect((await limiter.consume(unlimited)).allowed).toBe(true); // batched, not in Redis yet
+
+    await stopRedis(server);
+    await sleep(100);
+    await expectUnavailableFast(() => limiter.consume(unlimited));
+    // The store takes its counts; the day counter cannot, and keeps them.
+    await expect(limiter.flush()).rejects.toThrow();
+    expect(store.rows.get(`acct-down|${new Date().toISOString().slice(0, 10)}|production`)).toBe(7);
+
+    // Redis comes back empty: the counter is seeded from the store, less the batch, then takes the batch.
+    await startRedis(port);
+    for (let i = 0; i < 60 && redis.status !== 'ready'; i++) await sleep(50);
+    expect(redis.status).toBe('ready');
+    expect((await limiter.usage('acct-down', 'enterprise', false)).used).toBe(7);
+    await limiter.flush();
+    expect((await limiter.usage('acct-down', 'enterprise', false)).used).toBe(7);
+    expect((await limiter.consume(unlimited)).allowed).toBe(true);
+    await limiter.close();
+    expect(store.rows.get(`acct-down|${new Date().toISOString().slice(0, 10)}|production`)).toBe(8);
+  }, 15_000);
+
   it('refuses with SERVICE_UNAVAILABLE within its budget when Redis stops answering', async () => {
     const port = await freePort();
     const server = await startRedis(port);
@@ -127,6 +172,39 @@ describe('Redis unavailable', () => {
     } finally {
       server.kill('SIGCONT');
     }
+  });
+
+  it('a quota take that lands after the deadline is given back: a 503 is never charged', async () => {
+    const port = await freePort();
+    const server = await startRedis(port);
+    const redis = await connectRedis(port);
+    clients.push(redis);
+    // No rate window for v2, so the quota take is the call that outruns the deadline.
+    const catalog = parsePlanCatalog({ plans: { free: { dailyQuota: 1000, v2PerSecond: null } } });
+    const limiter = createRedisLimiter({
+      catalog,
+      store: new FakeUsageStore(),
+      redis,
+      keyPrefix: uniqueKeyBase(),
+      flushIntervalMs: 60_000,
+      operationTimeoutMs: 300,
+    });
+    limiters.push(limiter);
+    const v2 = { ...request, generation: 'v2' } as const;
+    expect((await limiter.consume(v2)).allowed).toBe(true);
+    server.kill('SIGSTOP'); // the take reaches Redis's socket and waits there
+    try {
+      await expectUnavailableFast(() => limiter.consume(v2));
+    } finally {
+      server.kill('SIGCONT');
+    }
+    // Redis now runs the late take (2) and the give-back (1): the day counts only the answered request.
+    let used = -1;
+    for (let i = 0; i < 100 && used !== 1; i++) {
+      await sleep(20);
+      used = (await limiter.usage('acct-down', 'free', false)).used;
+    }
+    expect(used).toBe(1);
   });
 
   it('refuses with SERVICE_UNAVAILABLE quickly when Redis was never reachable', async () => {

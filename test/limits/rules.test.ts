@@ -6,9 +6,24 @@ const limitOf = (...args: Parameters<typeof rateRule>) => rateRule(...args)?.lim
 
 describe('rateRule', () => {
   it('reads Set A from the tier table, Set B from the plan table, v2 and ws from the v2 table', () => {
-    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v1a')).toEqual({ bucket: 'v1a', window: 'second', durationSec: 1, limit: 20 });
-    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v1b')).toEqual({ bucket: 'v1b', window: 'minute', durationSec: 60, limit: 300 });
-    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v2')).toEqual({ bucket: 'v2', window: 'second', durationSec: 1, limit: 200 });
+    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v1a')).toEqual({
+      bucket: 'v1a',
+      window: 'second',
+      durationSec: 1,
+      limit: 20,
+    });
+    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v1b')).toEqual({
+      bucket: 'v1b',
+      window: 'minute',
+      durationSec: 60,
+      limit: 300,
+    });
+    expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v2')).toEqual({
+      bucket: 'v2',
+      window: 'second',
+      durationSec: 1,
+      limit: 200,
+    });
     expect(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'ws')).toEqual(rateRule(DEFAULT_PLAN_CATALOG, 'pro', 'production', 'v2'));
     expect(rateRule(DEFAULT_PLAN_CATALOG, 'enterprise', 'production', 'v2')).toBeUndefined();
   });

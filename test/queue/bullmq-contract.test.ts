@@ -5,14 +5,34 @@ import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
 import { describeJobQueueContract } from './contract.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
 
-describeJobQueueContract('BullMQ (producer and workers in one process, real Redis)', async ({ handlers, blobs }) => {
+const CONCURRENCY = 32;
+
+describeJobQueueContract('BullMQ (producer and workers in one process, real Redis)', async ({ handlers, blobs, maxWaiting }) => {
   const prefix = freshPrefix();
   const logger = createLogger('silent');
   const connection = SHARED_REDIS_URL;
-  const queue = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix, attempts: 3, backoffMs: 20 });
-  const workers = await startBullMqWorkers({ connection, handlers, blobs, queues: QUEUE_NAMES, concurrency: 32, logger, blobRetentionMs: 0, prefix });
+  const queue = new BullMqJobQueue({
+    connection,
+    retentionMs: 60_000,
+    logger,
+    prefix,
+    attempts: 3,
+    backoffMs: 20,
+    ...(maxWaiting === undefined ? {} : { maxWaiting }),
+  });
+  const workers = await startBullMqWorkers({
+    connection,
+    handlers,
+    blobs,
+    queues: QUEUE_NAMES,
+    concurrency: CONCURRENCY,
+    logger,
+    blobRetentionMs: 0,
+    prefix,
+  });
   return {
     queue,
+    capacity: CONCURRENCY,
     close: async () => {
       await workers.close();
       await queue.close();

@@ -1,6 +1,6 @@
 /** BullMQ-only behaviour: retries, stalled jobs, cross-node events, job size, retention, option checks. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,7 +39,16 @@ beforeAll(async () => {
   blobDir = await mkdtemp(path.join(tmpdir(), 'bullmq-test-'));
   blobs = new LocalDiskBlobStore(blobDir);
   queue = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix, attempts: ATTEMPTS, backoffMs: 20 });
-  workers = await startBullMqWorkers({ connection, handlers: test.handlers, blobs, queues: QUEUE_NAMES, concurrency: 8, logger, blobRetentionMs: 0, prefix });
+  workers = await startBullMqWorkers({
+    connection,
+    handlers: test.handlers,
+    blobs,
+    queues: QUEUE_NAMES,
+    concurrency: 8,
+    logger,
+    blobRetentionMs: 0,
+    prefix,
+  });
 });
 
 afterEach(async () => {
@@ -73,6 +82,18 @@ describe('BullMQ retries', () => {
     expect((await bullJob('hash', id))?.attemptsMade).toBe(1);
   });
 
+  it('a final code with a 5xx status (URL_FETCH_FAILED) also fails at the first attempt: the catalog decides, not the status class', async () => {
+    const data = `upstream:${randomUUID()}`;
+    const { id } = await queue.submit('hash', hash(data), { accountId });
+    expect((await finished(queue, id)).error).toEqual({
+      code: 'URL_FETCH_FAILED',
+      message: 'Fetching the URL failed',
+      details: 'upstream status 404',
+    });
+    expect(test.calls.get(data)).toBe(1);
+    expect((await bullJob('hash', id))?.attemptsMade).toBe(1);
+  });
+
   it('a transient error is retried with backoff and then succeeds', async () => {
     const data = `flaky:2:${randomUUID()}`;
     await expect(queue.run('hash', hash(data), { accountId, timeoutMs: 10_000 })).resolves.toEqual(digestOf(data));
@@ -81,7 +102,10 @@ describe('BullMQ retries', () => {
 
   it('a transient error that persists fails after `attempts` with its own code', async () => {
     const data = `flaky:99:${randomUUID()}`;
-    await expect(queue.run('hash', hash(data), { accountId, timeoutMs: 10_000 })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: 'try again' });
+    await expect(queue.run('hash', hash(data), { accountId, timeoutMs: 10_000 })).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: 'try again',
+    });
     expect(test.calls.get(data)).toBe(ATTEMPTS);
   });
 });
@@ -105,7 +129,11 @@ describe('BullMQ jobs', () => {
   });
 
   it('job ids are random UUIDs and locate the job on their own (any queue)', async () => {
-    const { id } = await queue.submit('file', { blob: { key: 'uploads/x/none', size: 0 }, filename: 'none', chunkSize: 1, output: 'hex' }, { accountId });
+    const { id } = await queue.submit(
+      'file',
+      { blob: { key: 'uploads/x/none', size: 0 }, filename: 'none', chunkSize: 1, output: 'hex' },
+      { accountId },
+    );
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const record = await finished(queue, id);
     expect(record).toMatchObject({ id, kind: 'file', accountId, state: 'failed' });
@@ -121,7 +149,18 @@ describe('BullMQ jobs', () => {
     const slowPrefix = freshPrefix();
     const local = createTestHandlers();
     const producer = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix: slowPrefix });
-    const pool = await startBullMqWorkers({ connection, handlers: local.handlers, blobs, queues: ['hash'], concurrency: 1, logger, blobRetentionMs: 0, prefix: slowPrefix, lockDurationMs: 1000, stalledIntervalMs: 1000 });
+    const pool = await startBullMqWorkers({
+      connection,
+      handlers: local.handlers,
+      blobs,
+      queues: ['hash'],
+      concurrency: 1,
+      logger,
+      blobRetentionMs: 0,
+      prefix: slowPrefix,
+      lockDurationMs: 1000,
+      stalledIntervalMs: 1000,
+    });
     closers.push(async () => {
       await pool.close();
       await producer.close();
@@ -156,13 +195,30 @@ describe('BullMQ jobs', () => {
     child.kill('SIGKILL');
 
     const local = createTestHandlers();
-    pools.push(await startBullMqWorkers({ connection, handlers: local.handlers, blobs, queues: ['hash'], concurrency: 1, logger, blobRetentionMs: 0, prefix: stallPrefix, lockDurationMs: 1000, stalledIntervalMs: 1000 }));
+    pools.push(
+      await startBullMqWorkers({
+        connection,
+        handlers: local.handlers,
+        blobs,
+        queues: ['hash'],
+        concurrency: 1,
+        logger,
+        blobRetentionMs: 0,
+        prefix: stallPrefix,
+        lockDurationMs: 1000,
+        stalledIntervalMs: 1000,
+      }),
+    );
     const record = await finished(producer, id, 15_000);
     expect(record).toMatchObject({ state: 'completed', result: digestOf(data) });
     expect(local.calls.get(data)).toBe(1);
   });
 
-  it('a job whose workers die twice fails (stalled limit), is announced, and its blob is deleted', async () => {
+  /**
+   * Two hanging workers take the job in turn and are killed with SIGKILL; then a real pool runs.
+   * `maxStalledCount` undefined → every worker uses the default limit.
+   */
+  async function jobWhoseWorkersDieTwice(maxStalledCount: number | undefined) {
     const stallPrefix = freshPrefix();
     const producer = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix: stallPrefix });
     const fixture = path.join(import.meta.dirname, 'fixtures', 'hanging-worker.ts');
@@ -174,8 +230,11 @@ describe('BullMQ jobs', () => {
       await producer.close();
       await dropPrefix(connection, stallPrefix);
     });
+    const limitArgs = maxStalledCount === undefined ? [] : [String(maxStalledCount)];
     const startHanging = async (): Promise<ChildProcess> => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture, connection, stallPrefix, 'file'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', fixture, connection, stallPrefix, 'file', ...limitArgs], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       children.push(child);
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
@@ -201,13 +260,47 @@ describe('BullMQ jobs', () => {
     second.kill('SIGKILL');
 
     const local = createTestHandlers();
-    pools.push(await startBullMqWorkers({ connection, handlers: local.handlers, blobs, queues: ['file'], concurrency: 1, logger, blobRetentionMs: 0, prefix: stallPrefix, lockDurationMs: 1000, stalledIntervalMs: 1000 }));
+    pools.push(
+      await startBullMqWorkers({
+        connection,
+        handlers: local.handlers,
+        blobs,
+        queues: ['file'],
+        concurrency: 1,
+        logger,
+        blobRetentionMs: 0,
+        prefix: stallPrefix,
+        lockDurationMs: 1000,
+        stalledIntervalMs: 1000,
+        ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
+      }),
+    );
     const record = await finished(producer, id, 15_000);
+    return { id, key, record, seen, calls: local.calls };
+  }
+
+  it('a job whose workers die twice fails when the stalled limit is 1, is announced, and its blob is deleted', async () => {
+    const { id, key, record, seen, calls } = await jobWhoseWorkersDieTwice(1);
     expect(record.state).toBe('failed');
     expect(record.error?.code).toBe('INTERNAL_ERROR');
-    expect(local.calls.get(key)).toBeUndefined();
+    expect(calls.get(key)).toBeUndefined();
     await expect.poll(() => seen.includes(id), { timeout: 5000 }).toBe(true);
-    await expect.poll(() => blobs.get(key).then(() => 'present', (err: ServiceError) => err.code), { timeout: 5000 }).toBe('NOT_FOUND');
+    await expect
+      .poll(
+        () =>
+          blobs.get(key).then(
+            () => 'present',
+            (err: ServiceError) => err.code,
+          ),
+        { timeout: 5000 },
+      )
+      .toBe('NOT_FOUND');
+  });
+
+  it('with the default stalled limit (3), a job whose workers die twice completes', async () => {
+    const { key, record, calls } = await jobWhoseWorkersDieTwice(undefined);
+    expect(record).toMatchObject({ state: 'completed', result: { digest: createHash('sha224').update('doomed').digest('hex'), size: 6 } });
+    expect(calls.get(key)).toBe(1);
   });
 
   it('a lost job-finished message only delays run: it reads the job state itself (1 s, then backoff)', async () => {
@@ -261,6 +354,10 @@ describe('option checks (before any I/O)', () => {
     await expect(startBullMqWorkers({ ...base, queues: ['nope' as 'hash'], concurrency: 1 })).rejects.toThrow(/unknown queue "nope"/);
     await expect(startBullMqWorkers({ ...base, queues: ['hash'], concurrency: 0 })).rejects.toThrow(/concurrency/);
     await expect(startBullMqWorkers({ ...base, queues: ['hash'], concurrency: 1, blobRetentionMs: -1 })).rejects.toThrow(/blobRetentionMs/);
+    await expect(startBullMqWorkers({ ...base, queues: ['hash'], concurrency: 1, backoffMaxMs: -1 })).rejects.toThrow(/backoffMaxMs/);
+    await expect(startBullMqWorkers({ ...base, queues: ['hash'], concurrency: 1, maxStalledCount: 1.5 })).rejects.toThrow(
+      /maxStalledCount/,
+    );
   });
 
   it('run refuses a non-positive timeout', async () => {
@@ -269,7 +366,16 @@ describe('option checks (before any I/O)', () => {
 
   it('close is idempotent and returns the same promise', async () => {
     const producer = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix });
-    const pool = await startBullMqWorkers({ connection, handlers: test.handlers, blobs, queues: ['url'], concurrency: 1, logger, blobRetentionMs: 0, prefix });
+    const pool = await startBullMqWorkers({
+      connection,
+      handlers: test.handlers,
+      blobs,
+      queues: ['url'],
+      concurrency: 1,
+      logger,
+      blobRetentionMs: 0,
+      prefix,
+    });
     const [a, b] = [producer.close(), producer.close()];
     expect(a).toBe(b);
     const [c, d] = [pool.close(), pool.close()];

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
 import { mapState, parseFailedReason } from '../../shared/queue/bullmq-wire.js';
-import { createRedis, isRedisConnectionError, mapRedisError, reconnectDelay, RECONNECT_CAP_MS } from '../../shared/queue/redis-connection.js';
+import {
+  createRedis,
+  isRedisConnectionError,
+  mapRedisError,
+  reconnectDelay,
+  RECONNECT_CAP_MS,
+} from '../../shared/queue/redis-connection.js';
 
 describe('redis-connection', () => {
   it('reconnects with a short capped backoff (Redis returning is noticed within ~1 s)', () => {
@@ -12,7 +18,12 @@ describe('redis-connection', () => {
 
   it('tells connection failures from command errors', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    for (const err of [refused, new Error("Stream isn't writeable and enableOfflineQueue options is false"), new Error('Connection is closed.'), new Error('Command timed out')]) {
+    for (const err of [
+      refused,
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      new Error('Connection is closed.'),
+      new Error('Command timed out'),
+    ]) {
       expect(isRedisConnectionError(err), err.message).toBe(true);
       expect(mapRedisError(err)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
     }
@@ -30,7 +41,11 @@ describe('redis-connection', () => {
 
 describe('bullmq wire format', () => {
   it('reads a failedReason back as the public job error; anything else is INTERNAL_ERROR', () => {
-    expect(parseFailedReason(JSON.stringify({ code: 'INVALID_INPUT', message: 'bad', details: 'field: data' }))).toEqual({ code: 'INVALID_INPUT', message: 'bad', details: 'field: data' });
+    expect(parseFailedReason(JSON.stringify({ code: 'INVALID_INPUT', message: 'bad', details: 'field: data' }))).toEqual({
+      code: 'INVALID_INPUT',
+      message: 'bad',
+      details: 'field: data',
+    });
     expect(parseFailedReason(JSON.stringify({ code: 'NOT_FOUND', message: 'gone' }))).toEqual({ code: 'NOT_FOUND', message: 'gone' });
     for (const reason of [undefined, '', 'job stalled more than allowable limit', '{"code":1}', 'null']) {
       expect(parseFailedReason(reason)).toEqual({ code: 'INTERNAL_ERROR', message: 'Internal error' });

@@ -1,9 +1,9 @@
 /** Redis for the queue tests: a fresh namespace per file on the shared server, or a private server to stop and start. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { pickUnusedPort } from '../helpers/ports.js';
+import { waitFor } from '../helpers/wait.js';
 
 export const SHARED_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -32,35 +32,68 @@ export async function dropPrefix(url: string, prefix: string): Promise<void> {
   }
 }
 
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+/** The port answered, but not with the redis-server just started there. */
+class PortTakenError extends Error {}
+
+export interface PrivateRedis {
+  child: ChildProcess;
+  port: number;
+  url: string;
 }
 
-/** A private, memory-only redis-server on `port`, resolved once it answers PING. */
-export async function startRedisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+/**
+ * A private, memory-only redis-server (plus `extraArgs`) on a port picked outside the kernel's
+ * ephemeral range (test/helpers/ports.ts); if another process took that port first, another is
+ * picked.
+ */
+export async function startPrivateRedis(extraArgs: string[] = []): Promise<PrivateRedis> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pickUnusedPort();
+    try {
+      return { child: await startRedisServer(port, extraArgs), port, url: `redis://127.0.0.1:${port}` };
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt === 5) throw err;
+    }
+  }
+}
+
+/**
+ * A private, memory-only redis-server on `port` (plus `extraArgs`), resolved once it answers
+ * PING and its INFO names this child's pid: the server answering is ours, not one that already
+ * held the port. A restart after stopRedisServer keeps the port, so clients keep their URL.
+ */
+export async function startRedisServer(port: number, extraArgs: string[] = []): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if (probe.status !== 'ready') await probe.connect();
-        await probe.ping();
-        return child;
-      } catch {
-        probe.disconnect();
-        await sleep(50);
-      }
-    }
+    const pid = await waitFor(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return -1;
+        try {
+          if (probe.status !== 'ready') await probe.connect();
+          return Number(/^process_id:(\d+)/m.exec(await probe.info('server'))?.[1]);
+        } catch {
+          probe.disconnect();
+          return 0;
+        }
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: `redis-server on port ${port}` },
+    );
+    if (pid === child.pid) return child;
+    throw new PortTakenError(
+      `port ${port} is taken by ${pid === -1 ? 'another process (redis-server exited)' : `redis-server pid ${pid}`}`,
+    );
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    throw err;
   } finally {
     probe.disconnect();
   }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server did not start on port ${port}`);
 }
 
 export async function stopRedisServer(child: ChildProcess): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Issue 3 §8c/d against a private redis-server: with Redis stopped the producer answers
+ * Against a private redis-server: with Redis stopped the producer answers
  * SERVICE_UNAVAILABLE within 2 s (no hanging), and serves again within 5 s of Redis returning.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
 import { ServiceError } from '../../shared/errors.js';
@@ -15,13 +14,24 @@ import type { HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
 import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { RECONNECT_CAP_MS, reconnectDelay } from '../../shared/queue/redis-connection.js';
 import type { WorkerPool } from '../../shared/queue/types.js';
+import { pickUnusedPort } from '../helpers/ports.js';
+import { stallFor, waitFor } from '../helpers/wait.js';
 import { createTestHandlers, digestOf } from './handlers.js';
-import { freePort, startRedisServer, stopRedisServer } from './redis-helpers.js';
+import { startPrivateRedis, startRedisServer, stopRedisServer } from './redis-helpers.js';
 
 const logger = createLogger('silent');
+const handlers = createTestHandlers();
 const hash = (data: string): HashJob => ({ data, encoding: 'utf8' });
 const accountId = 'acct-outage';
+
+/** How long a client keeps failing before its reconnect delay reaches the cap (100 + 200 + 400 + 800 ms). */
+function msUntilBackoffCap(): number {
+  let total = 0;
+  for (let attempt = 1; reconnectDelay(attempt) < RECONNECT_CAP_MS; attempt++) total += reconnectDelay(attempt);
+  return total;
+}
 
 let port: number;
 let url: string;
@@ -31,14 +41,12 @@ let queue: BullMqJobQueue;
 let workers: WorkerPool;
 
 beforeAll(async () => {
-  port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  server = await startRedisServer(port);
+  ({ child: server, port, url } = await startPrivateRedis());
   blobDir = await mkdtemp(path.join(tmpdir(), 'outage-'));
   queue = new BullMqJobQueue({ connection: url, retentionMs: 60_000, logger });
   workers = await startBullMqWorkers({
     connection: url,
-    handlers: createTestHandlers().handlers,
+    handlers: handlers.handlers,
     blobs: new LocalDiskBlobStore(blobDir),
     queues: ['hash'],
     concurrency: 4,
@@ -88,15 +96,27 @@ describe('Redis outage', () => {
         expect((error as ServiceError).status, name).toBe(503);
         expect(ms, `${name} took ${ms} ms`).toBeLessThan(2000);
       }
-      await sleep(1500); // well into the reconnect loop
+      // The input: the outage goes on until the clients' reconnect delay has reached its cap, so
+      // round 2 calls clients that have been failing for a while, not ones that just lost Redis.
+      if (round === 1) await stallFor(msUntilBackoffCap());
     }
   });
 
   it('a run already waiting when Redis stops ends with SERVICE_UNAVAILABLE or JOB_TIMEOUT, never hangs', async () => {
     server = await startRedisServer(port);
-    await expect.poll(() => queue.ping().then(() => true, () => false), { timeout: 5000, interval: 100 }).toBe(true);
-    const waiting = timed(() => queue.run('hash', hash(`sleep:3000:${randomUUID()}`), { accountId, timeoutMs: 4000 }));
-    await sleep(300);
+    await expect
+      .poll(
+        () =>
+          queue.ping().then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 5000, interval: 100 },
+      )
+      .toBe(true);
+    const data = `sleep:3000:${randomUUID()}`;
+    const waiting = timed(() => queue.run('hash', hash(data), { accountId, timeoutMs: 4000 }));
+    await waitFor(() => handlers.calls.get(data) === 1, { what: 'a worker to start the job' });
     await stopRedisServer(server);
     const { ms, error } = await waiting;
     expect(['SERVICE_UNAVAILABLE', 'JOB_TIMEOUT']).toContain((error as ServiceError).code);
@@ -104,10 +124,20 @@ describe('Redis outage', () => {
   });
 
   it('serves again within 5 s of Redis returning', async () => {
-    await sleep(1000);
+    // The input: Redis stays away for a second more, so the clients sit in their reconnect loop.
+    await stallFor(1000);
     server = await startRedisServer(port);
     const back = Date.now();
-    await expect.poll(() => queue.ping().then(() => true, () => false), { timeout: 5000, interval: 50 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          queue.ping().then(
+            () => true,
+            () => false,
+          ),
+        { timeout: 5000, interval: 50 },
+      )
+      .toBe(true);
     const data = `after-${randomUUID()}`;
     await expect(queue.run('hash', hash(data), { accountId, timeoutMs: 5000 })).resolves.toEqual(digestOf(data));
     expect(Date.now() - back).toBeLessThan(5000);
@@ -116,21 +146,42 @@ describe('Redis outage', () => {
 
 describe('Redis down when the API starts', () => {
   it('fails fast until Redis appears, then serves within 5 s', async () => {
-    const laterPort = await freePort();
+    const laterPort = await pickUnusedPort();
     const laterUrl = `redis://127.0.0.1:${laterPort}`;
     const producer = new BullMqJobQueue({ connection: laterUrl, retentionMs: 60_000, logger });
     let later: ChildProcess | undefined;
     let pool: WorkerPool | undefined;
     try {
-      for (const operation of [() => producer.ping(), () => producer.submit('hash', hash('early'), { accountId }), () => producer.get(randomUUID())]) {
+      for (const operation of [
+        () => producer.ping(),
+        () => producer.submit('hash', hash('early'), { accountId }),
+        () => producer.get(randomUUID()),
+      ]) {
         const { ms, error } = await timed(operation);
         expect((error as ServiceError).code).toBe('SERVICE_UNAVAILABLE');
         expect(ms).toBeLessThan(2000);
       }
       later = await startRedisServer(laterPort);
       const back = Date.now();
-      await expect.poll(() => producer.ping().then(() => true, () => false), { timeout: 5000, interval: 50 }).toBe(true);
-      pool = await startBullMqWorkers({ connection: laterUrl, handlers: createTestHandlers().handlers, blobs: new LocalDiskBlobStore(blobDir), queues: ['hash'], concurrency: 1, logger, blobRetentionMs: 0 });
+      await expect
+        .poll(
+          () =>
+            producer.ping().then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 5000, interval: 50 },
+        )
+        .toBe(true);
+      pool = await startBullMqWorkers({
+        connection: laterUrl,
+        handlers: createTestHandlers().handlers,
+        blobs: new LocalDiskBlobStore(blobDir),
+        queues: ['hash'],
+        concurrency: 1,
+        logger,
+        blobRetentionMs: 0,
+      });
       await expect(producer.run('hash', hash('late'), { accountId, timeoutMs: 5000 })).resolves.toEqual(digestOf('late'));
       expect(Date.now() - back).toBeLessThan(5000);
     } finally {

@@ -11,11 +11,20 @@ import type { OpenDatabaseOptions } from '../../shared/store/database.js';
 
 export const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
+/**
+ * Set by test/global-setup.ts for the length of a vitest run. Its PostgreSQL schemas are dropped
+ * when the run ends, not as each file ends: starting a store lists every schema's tables (Kysely's
+ * migration introspection), and a schema dropped meanwhile by a parallel test file fails that
+ * listing with 'schema "t_…" does not exist'.
+ */
+export const TEST_RUN_ENV = 'SHA224D_TEST_RUN';
+
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
   options: OpenDatabaseOptions;
   /** The PostgreSQL schema, for raw queries; undefined on SQLite. */
   schema: string | undefined;
+  /** Removes the database; inside a vitest run a PostgreSQL schema is left to the run's end (TEST_RUN_ENV). */
   cleanup(): Promise<void>;
 }
 
@@ -32,14 +41,34 @@ export async function createTestDatabase(name: EngineName): Promise<TestDatabase
       cleanup: () => fs.promises.rm(dir, { recursive: true, force: true }),
     };
   }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const run = process.env[TEST_RUN_ENV];
+  const schema = run === undefined ? `t_${randomBytes(6).toString('hex')}` : `${runSchemaPrefix(run)}${randomBytes(6).toString('hex')}`;
   await withPgClient((c) => c.query(`create schema ${schema}`));
   return {
     name,
     schema,
     options: { databaseUrl: pgUrlForSchema(schema), sqlitePath: '/nonexistent/unused.sqlite' },
-    cleanup: () => withPgClient((c) => c.query(`drop schema if exists ${schema} cascade`)).then(() => undefined),
+    cleanup: run === undefined ? () => dropSchema(schema) : () => Promise.resolve(),
   };
+}
+
+function runSchemaPrefix(run: string): string {
+  if (!/^[0-9a-f]{8}$/.test(run)) throw new RangeError(`${TEST_RUN_ENV} must be 8 hex digits`);
+  return `t_${run}_`;
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  await withPgClient((c) => c.query(`drop schema if exists ${schema} cascade`));
+}
+
+/** Drops every schema the run `run` created (test/global-setup.ts, once all files have finished). */
+export async function dropRunSchemas(run: string): Promise<number> {
+  const prefix = runSchemaPrefix(run);
+  const { rows } = await withPgClient((c) =>
+    c.query<{ nspname: string }>(`select nspname from pg_namespace where starts_with(nspname, $1)`, [prefix]),
+  );
+  for (const { nspname } of rows) await dropSchema(nspname);
+  return rows.length;
 }
 
 export function pgUrlForSchema(schema: string): string {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../shared/store/database.js';
 import { MIGRATIONS, migrateToLatest } from '../../shared/store/migrations.js';
 import { createTestDatabase, pgUrlForSchema, type TestDatabase, withPgClient } from './engines.js';
+import { stallFor } from '../helpers/wait.js';
 
 const execFileAsync = promisify(execFile);
 /** Child processes need ~1 s to load tsx; they all start migrating at this instant. */
@@ -33,10 +34,9 @@ async function fresh(name: 'sqlite' | 'postgres'): Promise<TestDatabase> {
 
 async function tablesIn(schema: string): Promise<string[]> {
   const res = await withPgClient((c) =>
-    c.query<{ table_name: string }>(
-      'select table_name from information_schema.tables where table_schema = $1 order by table_name',
-      [schema],
-    ),
+    c.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1 order by table_name', [
+      schema,
+    ]),
   );
   return res.rows.map((r) => r.table_name);
 }
@@ -54,7 +54,25 @@ describe('migrations on PostgreSQL', () => {
       await Promise.all(dbs.map((db) => db.destroy()));
     }
     expect(await tablesIn(t.schema!)).toEqual(
-      ['accounts', 'api_keys', 'kysely_migration', 'kysely_migration_lock', 'oauth_access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_refresh_tokens', 'usage_daily'].sort(),
+      [
+        'account_jwt_keys',
+        'accounts',
+        'api_keys',
+        'kysely_migration',
+        'kysely_migration_lock',
+        'memberships',
+        'oauth_access_tokens',
+        'oauth_clients',
+        'oauth_codes',
+        'oauth_grants',
+        'oauth_refresh_tokens',
+        'one_time_links',
+        'sessions',
+        'sign_in_throttle',
+        'usage_daily',
+        'usage_key_daily',
+        'users',
+      ].sort(),
     );
   });
 
@@ -63,6 +81,26 @@ describe('migrations on PostgreSQL', () => {
     const outputs = await runConcurrently(4, t.options.databaseUrl!);
     for (const o of outputs) expect(JSON.parse(o.stdout)).toEqual({ again: [] });
     expect(await tablesIn(t.schema!)).toContain('api_keys');
+  });
+
+  it('waits for another holder of the migration lock longer than one statement may take', async () => {
+    const t = await fresh('postgres');
+    // Statements are bounded at 300 ms here; the lock is held for 1.2 s by another session.
+    const bounds = { connectTimeoutMs: 2000, statementTimeoutMs: 300, queryTimeoutMs: 400, idleInTransactionTimeoutMs: 5000 };
+    const db = openDatabase({ ...t.options, pgBounds: bounds });
+    try {
+      const applied = await withPgClient(async (holder) => {
+        await holder.query(`set search_path to ${t.schema}`);
+        await holder.query('select pg_advisory_lock($1::int, hashtext($2))', [0x73323234, t.schema]);
+        const migrating = migrateToLatest(db);
+        await stallFor(4 * bounds.statementTimeoutMs); // the input: a hold four times longer than any statement may run
+        await holder.query('select pg_advisory_unlock($1::int, hashtext($2))', [0x73323234, t.schema]);
+        return migrating;
+      });
+      expect(applied).toEqual(ALL);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('a schema is migrated on its own even when another schema already has the bookkeeping tables', async () => {
@@ -111,9 +149,7 @@ describe('migrations on SQLite', () => {
 
 describe('openDatabase', () => {
   it('refuses a URL of another engine instead of silently using SQLite', () => {
-    expect(() => openDatabase({ databaseUrl: 'mysql://root@localhost/db', sqlitePath: '/tmp/x.sqlite' })).toThrow(
-      /postgres:\/\//,
-    );
+    expect(() => openDatabase({ databaseUrl: 'mysql://root@localhost/db', sqlitePath: '/tmp/x.sqlite' })).toThrow(/postgres:\/\//);
   });
 
   it('reads bigint columns as numbers on PostgreSQL, and connects without a user in the URL', async () => {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from './engines.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe.each(ENGINES)('KyselyAccountStore on %s', (engine) => {
   let t: TestDatabase;
@@ -97,7 +98,8 @@ describe.each(ENGINES)('KyselyAccountStore on %s', (engine) => {
     expect(await store.revokeKey(k.id)).toBe(true);
     const first = (await store.getKey(k.id))?.revokedAt;
     expect(first).toBeInstanceOf(Date);
-    await new Promise((r) => setTimeout(r, 5));
+    // A second revocation now would carry a later timestamp than the first.
+    await waitFor(() => Date.now() > first!.getTime() + 1, { what: 'the clock to pass the first revocation' });
     expect(await store.revokeKey(k.id)).toBe(false);
     expect((await store.getKey(k.id))?.revokedAt).toEqual(first);
     expect(await store.revokeKey('key_missing')).toBe(false);
@@ -150,9 +152,7 @@ describe.each(ENGINES)('KyselyAccountStore on %s', (engine) => {
     const second = await createStore(t.options);
     try {
       const acc = await store.createAccount({ name: 'TwoNodes', plan: 'free' });
-      await Promise.all(
-        Array.from({ length: 100 }, (_, i) => (i % 2 ? store : second).addUsage(acc.id, '2030-02-02', 'sandbox', 2)),
-      );
+      await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? store : second).addUsage(acc.id, '2030-02-02', 'sandbox', 2)));
       expect(await second.getUsage(acc.id, '2030-02-02', 'sandbox')).toBe(200);
     } finally {
       await second.close();

@@ -3,7 +3,7 @@ import type { JobHandler } from '../../shared/queue/types.js';
 
 /**
  * Fetch a caller-named URL and hash its body, on a worker so that fetching happens away from the
- * API nodes (issue 4 §4). Every dialled address passes the SSRF policy of shared/net.
+ * API nodes. Every dialled address passes the SSRF policy of shared/net.
  */
 export function createUrlHandler(options: { allowLoopback: boolean }): JobHandler<'url'> {
   return async (payload) => {

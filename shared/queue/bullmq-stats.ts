@@ -1,0 +1,101 @@
+/**
+ * The queue gauges of distributed mode (docs/operating.md "Catalogue": sha224d_queue_*), read from
+ * BullMQ. Per queue and refresh: one count script, one paused flag, the oldest waiting id and its
+ * timestamp, one CLIENT LIST for the workers: O(1) Redis calls per queue, and at most one refresh
+ * per SCRAPE_CACHE_TTL_MS however many scrapers there are (shared/metrics/cached.ts).
+ */
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QUEUE_NAMES, type QueueName } from '../jobs/contracts.js';
+import type { Logger } from '../log.js';
+import { cachedRefresh } from '../metrics/cached.js';
+import type { Metrics } from '../metrics/catalogue.js';
+import { setQueueFigures, type QueueFigures } from '../metrics/record.js';
+import { bullQueueName } from '../naming.js';
+import { bullPrefixOf } from './bullmq-wire.js';
+import { closeRedis, createRedis, failFast } from './redis-connection.js';
+
+export interface BullMqQueueStatsOptions {
+  /** REDIS_URL. */
+  connection: string;
+  /** Namespace; must match the producer's and the workers'. */
+  prefix?: string;
+  logger: Logger;
+  queues?: readonly QueueName[];
+  now?: () => number;
+}
+
+export class BullMqQueueStats {
+  private readonly redis: Redis;
+  private readonly queues: ReadonlyMap<QueueName, Queue>;
+  private readonly now: () => number;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: BullMqQueueStatsOptions) {
+    this.now = options.now ?? Date.now;
+    this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:queue-stats' });
+    const prefix = bullPrefixOf(options.prefix);
+    this.queues = new Map(
+      (options.queues ?? QUEUE_NAMES).map((name) => {
+        const queue = new Queue(bullQueueName(name), { connection: this.redis, prefix });
+        queue.on('error', (err: Error) => options.logger.debug({ err, queue: name }, 'queue stats error'));
+        return [name, queue] as const;
+      }),
+    );
+  }
+
+  /** One queue's figures, read now (no cache). */
+  async read(name: QueueName): Promise<QueueFigures> {
+    const queue = this.queues.get(name);
+    if (queue === undefined) throw new RangeError(`queue "${name}" is not watched`);
+    return failFast(this.redis, async () => {
+      const [counts, paused, oldest, workers] = await Promise.all([
+        queue.getJobCounts('wait', 'active', 'delayed', 'failed'),
+        queue.isPaused(),
+        queue.getRanges(['wait'], 0, 0, true),
+        queue.getWorkersCount(),
+      ]);
+      const waiting = counts.wait ?? 0;
+      let age = 0;
+      const oldestId = oldest[0];
+      if (waiting > 0 && oldestId !== undefined) {
+        const timestamp = Number(await this.redis.hget(queue.toKey(oldestId), 'timestamp'));
+        if (Number.isFinite(timestamp) && timestamp > 0) age = Math.max(0, (this.now() - timestamp) / 1000);
+      }
+      return {
+        counts: {
+          waiting,
+          active: counts.active ?? 0,
+          delayed: counts.delayed ?? 0,
+          failed: counts.failed ?? 0,
+          // BullMQ 6 keeps a paused queue's jobs in its wait list: they are waiting, and held.
+          paused: paused ? waiting : 0,
+        },
+        oldestWaitingAgeSeconds: age,
+        workers,
+      };
+    });
+  }
+
+  /**
+   * A scrape-time collector of every watched queue's gauges. A queue that cannot be read keeps its
+   * last figures; sha224d_dependency_up{dependency="redis"} says why (the node's own probe).
+   */
+  collector(metrics: Metrics): () => Promise<void> {
+    return cachedRefresh(async () => {
+      const results = await Promise.allSettled([...this.queues.keys()].map(async (name) => [name, await this.read(name)] as const));
+      for (const result of results) {
+        if (result.status === 'fulfilled') setQueueFigures(metrics, result.value[0], result.value[1]);
+        else this.options.logger.debug({ err: result.reason as unknown }, 'queue stats: Redis did not answer');
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+      await closeRedis(this.redis);
+    })();
+    return this.closing;
+  }
+}

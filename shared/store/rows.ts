@@ -1,0 +1,74 @@
+/**
+ * Row → record mappers shared by the Kysely stores: rows become the domain types of types.ts and
+ * dashboard-types.ts here and nowhere else; timestamps cross as epoch milliseconds.
+ */
+import type { Selectable } from 'kysely';
+import type { AccountsTable, ApiKeysTable } from './schema.js';
+import { type Account, type ApiKeyRecord, KEY_TYPES, type KeyType, type NewApiKey, type Plan } from './types.js';
+
+/** The row of a new key; only `keyHash` of the secret reaches it. */
+export function newKeyRow(input: NewApiKey & { id: string; prefix: string; keyHash: string }, nowMs: number): Selectable<ApiKeysTable> {
+  if (!(KEY_TYPES as readonly string[]).includes(input.type)) throw new RangeError('type: unknown key type');
+  return {
+    id: input.id,
+    account_id: input.accountId,
+    prefix: input.prefix,
+    key_hash: input.keyHash,
+    type: input.type,
+    description: input.description,
+    allowed_domains: JSON.stringify(input.allowedDomains ?? []),
+    created_at: nowMs,
+    expires_at: input.expiresAt ? input.expiresAt.getTime() : null,
+    revoked_at: null,
+    last_used_at: null,
+    allowed_ips: JSON.stringify(input.allowedIps ?? []),
+    replaced_by: null,
+  };
+}
+
+export function toAccount(row: Selectable<AccountsTable>): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as Plan,
+    createdAt: toDate(row.created_at),
+    allowedIps: parseStringArray(row.allowed_ips),
+  };
+}
+
+export function toKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    prefix: row.prefix,
+    type: row.type as KeyType,
+    description: row.description,
+    allowedDomains: parseStringArray(row.allowed_domains),
+    createdAt: toDate(row.created_at),
+    expiresAt: toNullableDate(row.expires_at),
+    revokedAt: toNullableDate(row.revoked_at),
+    lastUsedAt: toNullableDate(row.last_used_at),
+    allowedIps: parseStringArray(row.allowed_ips),
+    replacedBy: row.replaced_by,
+  };
+}
+
+/** A JSON array column of strings; anything else in it reads as empty. */
+export function parseStringArray(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((d): d is string => typeof d === 'string') : [];
+}
+
+/** Space-separated scopes → list (no empty entries). */
+export function splitScope(scope: string): string[] {
+  return scope.split(' ').filter((s) => s !== '');
+}
+
+// Number(): belt and braces should a driver ever hand back an int8 as a string.
+export function toDate(ms: number): Date {
+  return new Date(Number(ms));
+}
+
+export function toNullableDate(ms: number | null): Date | null {
+  return ms === null ? null : new Date(Number(ms));
+}
