@@ -9,6 +9,16 @@ declare global {
       principal?: Principal;
       /** Request served by the sandbox host root (SPEC: separate usage). */
       sandbox?: boolean;
+      /** Why the credentials presented did not identify a caller; thrown by routes that need one. */
+      authError?: unknown;
+      /** SHA-224 (hex) of the raw JSON body, kept when an Idempotency-Key was sent. */
+      bodyDigest?: string;
+      /** The caller's W3C traceparent, when valid (api/middleware/trace-context.ts). */
+      traceparent?: string;
+      /** performance.now() at arrival (api/middleware/http-metrics.ts). */
+      metricsStartedAt?: number;
+      /** performance.now() when the request arrived: v2's processing_time_ms counts from here. */
+      receivedAtMs?: number;
     }
   }
 }

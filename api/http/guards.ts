@@ -1,12 +1,13 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
 import type { Principal } from '../../shared/auth/principal.js';
-import { ServiceError } from '../../shared/errors.js';
+import { isServiceError, ServiceError } from '../../shared/errors.js';
 import type { Generation } from '../../shared/limits/limiter.js';
+import { countRefusal, type RefusalReason } from '../../shared/metrics/record.js';
 import type { ApiDeps } from '../deps.js';
-import { authenticate, requirePermission } from '../middleware/authenticate.js';
+import { identifyCaller, requireCaller, requirePermission } from '../middleware/authenticate.js';
 import { clientOrigin } from '../middleware/cors.js';
-import { rateLimit } from '../middleware/rate-limit.js';
+import { countRequest } from '../middleware/rate-limit.js';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -16,26 +17,53 @@ export function principalOf(res: Res): Principal {
   return principal;
 }
 
-/**
- * The middleware chain every endpoint of a generation runs before its handler: authenticate,
- * check a client key's Origin, check the permission, count it against the limits of `limitAs`
- * (v1 Set A, v1 Set B or v2). Applied per route, so an unknown path is a 404 whether or not a
- * key was sent.
- */
-export function guardFactory(deps: Pick<ApiDeps, 'authenticator' | 'limiter'>, generation: 'v1' | 'v2') {
-  const auth = authenticate({ authenticator: deps.authenticator, generation });
-  const origin = clientOrigin();
-  const limits = new Map<Generation, RequestHandler>();
-  return (permission: Permission, limitAs: Generation): RequestHandler[] => {
-    let limit = limits.get(limitAs);
-    if (!limit) limits.set(limitAs, (limit = rateLimit(deps.limiter, limitAs)));
-    return [auth, origin, requirePermission(permission), limit];
+export interface CallerGuards {
+  /**
+   * Mounted once per generation, before its routes: identifies the caller when credentials are
+   * presented and counts the request against the limits of `limitClassOf(path)`, so every
+   * response to an identified caller (200, 400, 403, 404, 405, 429) carries X-RateLimit-* headers.
+   * Bad credentials are remembered, not thrown: an unknown path stays a 404 whether or not a key
+   * was sent, and routes throw them through `guard`.
+   */
+  identify: RequestHandler[];
+  /** Per route: a caller is required (else 401), a client key's Origin checked, then the permission. */
+  guard: (permission: Permission) => RequestHandler[];
+}
+
+export function callerGuards(
+  deps: Pick<ApiDeps, 'authenticator' | 'limiter' | 'metrics' | 'store'>,
+  generation: 'v1' | 'v2',
+  limitClassOf: (path: string) => Generation,
+): CallerGuards {
+  const refused = (reason: RefusalReason): void => countRefusal(deps.metrics, reason);
+  const identify = [
+    identifyCaller({ authenticator: deps.authenticator, generation, store: deps.store }),
+    countRequest(deps.limiter, limitClassOf, refused),
+  ];
+  const caller = countingRefusals(requireCaller(), 'auth', refused);
+  const origin = countingRefusals(clientOrigin(), 'origin', refused);
+  return { identify, guard: (permission) => [caller, origin, countingRefusals(requirePermission(permission), 'permission', refused)] };
+}
+
+/** A synchronous guard that throws to refuse: each refusal is counted under `reason` (sha224d_refusals_total). */
+function countingRefusals(guard: RequestHandler, reason: RefusalReason, refused: (reason: RefusalReason) => void): RequestHandler {
+  return function countedGuard(req, res, next) {
+    try {
+      return guard(req, res, next);
+    } catch (err) {
+      // A refusal of the caller (401/403), not a dependency's outage surfacing through the guard.
+      if (isServiceError(err) && (err.status === 401 || err.status === 403)) refused(err.code === 'IP_NOT_ALLOWED' ? 'ip' : reason);
+      throw err;
+    }
   };
 }
 
-/** JSON bodies, whatever Content-Type a client sent (these endpoints only speak JSON). */
-export function jsonBody(limitBytes: number): RequestHandler {
-  return express.json({ limit: limitBytes, type: () => true, strict: true });
+/**
+ * A router-relative path as Express matches it (case-insensitive, trailing slash ignored), for
+ * choosing a limit class before routing.
+ */
+export function routeKey(path: string): string {
+  return path.toLowerCase().replace(/\/+$/, '') || '/';
 }
 
 /** 405 with Allow for a known path requested with another method. */
@@ -44,16 +72,4 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
     res.setHeader('Allow', allowed.join(', '));
     throw new ServiceError('METHOD_NOT_ALLOWED', { details: `${req.method} is not allowed; use ${allowed.join(' or ')}` });
   };
-}
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** `Idempotency-Key` (issue 3 §6): printable ASCII, at most 255 characters. */
-export function idempotencyKeyOf(req: Parameters<RequestHandler>[0]): string | undefined {
-  const value = req.headers['idempotency-key'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
-    throw new ServiceError('INVALID_INPUT', { message: 'Idempotency-Key must be 1-255 printable ASCII characters', details: 'header: idempotency-key' });
-  }
-  return value;
 }

@@ -1,9 +1,6 @@
 import type { z } from 'zod';
 import { ServiceError } from '../../shared/errors.js';
-
-function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), '');
-}
+import { fieldPath } from '../schemas/common.js';
 
 /**
  * Validate with a zod schema (the single source of request validation and of the OpenAPI
@@ -14,7 +11,8 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.out
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue ? pathOf(issue.path) || 'body' : 'body';
-  const message = issue?.code === 'invalid_type' && issue.path.length === 0 ? 'Request body must be a JSON object' : (issue?.message ?? 'Invalid input');
+  const field = issue ? fieldPath(issue.path) || 'body' : 'body';
+  const message =
+    issue?.code === 'invalid_type' && issue.path.length === 0 ? 'Request body must be a JSON object' : (issue?.message ?? 'Invalid input');
   throw new ServiceError('INVALID_INPUT', { message, details: `field: ${field}` });
 }

@@ -1,7 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { Authenticator, CredentialSource } from '../../shared/auth/authenticator.js';
-import { principalCan, type Permission } from '../../shared/auth/principal.js';
+import { PERMISSION_CLAIMS, principalCan, type Permission, type Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
+import type { AccountStore } from '../../shared/store/types.js';
+import { allowReadingRefusal } from './cors.js';
+import { assertAddressAllowed } from './ip-allowlist.js';
 
 /**
  * SPEC "Authentication": v1 accepts `Authorization: Bearer` and `api_key`; v2 adds `X-API-Key`
@@ -38,16 +41,45 @@ function credentialsOf(req: Req, sources: readonly CredentialSource[]): Array<{ 
   return found;
 }
 
-export function authenticate(options: { authenticator: Authenticator; generation: 'v1' | 'v2' }): RequestHandler {
+/**
+ * Identifies the caller when credentials are presented: sets `res.locals.principal`, or keeps the
+ * reason it could not in `res.locals.authError` (thrown later by `requireCaller`, so an unknown
+ * path is a 404 whatever was presented). No credentials at all is an anonymous request.
+ */
+export function identifyCaller(options: {
+  authenticator: Authenticator;
+  generation: 'v1' | 'v2';
+  /** For the account's IP allow-list of bearer tokens (API keys bring theirs). */
+  store: Pick<AccountStore, 'getAccount'>;
+}): RequestHandler {
   const sources = ACCEPTED[options.generation];
-  return async function authenticateRequest(req, res, next) {
-    const credentials = credentialsOf(req, sources);
-    const first = credentials[0];
-    if (!first) throw new ServiceError('UNAUTHORIZED', { details: 'no API key presented' });
-    if (credentials.some((c) => c.value !== first.value)) {
-      throw new ServiceError('UNAUTHORIZED', { details: 'conflicting credentials presented' });
+  return async function identify(req, res, next) {
+    try {
+      const credentials = credentialsOf(req, sources);
+      const first = credentials[0];
+      if (first) {
+        if (credentials.some((c) => c.value !== first.value)) {
+          throw new ServiceError('UNAUTHORIZED', { details: 'conflicting credentials presented' });
+        }
+        const principal = await options.authenticator.authenticate(first.value, first.source);
+        // req.ip: the socket's peer, or X-Forwarded-For through TRUST_PROXY's hops only (api/app.ts).
+        await assertAddressAllowed(options.store, principal, req.ip);
+        res.locals.principal = principal;
+      }
+    } catch (err) {
+      res.locals.authError = err;
     }
-    res.locals.principal = await options.authenticator.authenticate(first.value, first.source);
+    next();
+  };
+}
+
+/** 401 (or the credential's own error) unless `identifyCaller` found a caller. */
+export function requireCaller(): RequestHandler {
+  return function callerRequired(req, res, next) {
+    const { authError } = res.locals;
+    if (authError !== undefined || !res.locals.principal) allowReadingRefusal(req, res);
+    if (authError !== undefined) throw authError instanceof Error ? authError : new ServiceError('UNAUTHORIZED', { cause: authError });
+    if (!res.locals.principal) throw new ServiceError('UNAUTHORIZED', { details: 'no API key presented' });
     next();
   };
 }
@@ -57,9 +89,29 @@ export function requirePermission(permission: Permission): RequestHandler {
   return function checkPermission(_req, res, next) {
     const principal = res.locals.principal;
     if (!principal) throw new ServiceError('UNAUTHORIZED');
-    if (!principalCan(principal, permission)) {
-      throw new ServiceError('FORBIDDEN', { details: `this credential lacks the ${permission} permission` });
-    }
+    if (!principalCan(principal, permission)) throw missingPermission(principal, permission);
     next();
   };
+}
+
+/**
+ * The 403 names what the credential has: an API key's type grants permissions; an OAuth access
+ * token carries a scope and a JWT a `permissions` claim, both in the token names (docs/auth.md).
+ */
+function missingPermission(principal: Principal, permission: Permission): ServiceError {
+  const needed = PERMISSION_CLAIMS[permission];
+  switch (principal.via) {
+    case 'api_key':
+      return new ServiceError('FORBIDDEN', { details: `this credential lacks the ${permission} permission` });
+    case 'oauth':
+      return new ServiceError('FORBIDDEN', {
+        message: "Access token's scope does not allow this request",
+        details: `the token's scope lacks ${needed}`,
+      });
+    case 'jwt':
+      return new ServiceError('FORBIDDEN', {
+        message: 'Bearer token lacks permission for this request',
+        details: `the token's permissions lack ${needed}`,
+      });
+  }
 }

@@ -2,14 +2,24 @@ import type { RequestHandler } from 'express';
 import { ServiceError } from '../../shared/errors.js';
 import { isHostAllowed } from '../../shared/keys/domains.js';
 
+/**
+ * An `Origin` header as a serialised origin (RFC 6454 §6.2: scheme "://" host [":" port]), or
+ * undefined. Only the canonical form a browser sends is accepted: anything the URL parser would
+ * have to rewrite (`https://app.allowed.com\@evil.com`, `https://app%2eallowed.com`, a path,
+ * user info, upper case, a default port) is refused rather than compared after normalisation, and
+ * only this canonical form is ever echoed.
+ */
+export function parseOrigin(header: string): { origin: string; host: string } | undefined {
+  if (!URL.canParse(header)) return undefined;
+  const url = new URL(header);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (url.origin !== header) return undefined;
+  return { origin: url.origin, host: url.hostname };
+}
+
 /** Client keys work only from their allowed domains (SPEC rule 3), checked on `Origin`. */
 export function originHost(origin: string): string | undefined {
-  try {
-    const url = new URL(origin);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname.toLowerCase() : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseOrigin(origin)?.host;
 }
 
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, X-Request-Id, Idempotency-Key';
@@ -27,11 +37,10 @@ export interface CorsOptions {
 export function corsPreflight(options: CorsOptions): RequestHandler {
   return async function preflight(req, res, next) {
     if (req.method !== 'OPTIONS') return next();
-    const origin = req.headers.origin;
-    const host = typeof origin === 'string' ? originHost(origin) : undefined;
+    const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
     res.setHeader('Vary', 'Origin');
-    if (origin !== undefined && host !== undefined && (await options.anyClientKeyAllows(host))) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
+    if (origin !== undefined && (await options.anyClientKeyAllows(origin.host))) {
+      res.setHeader('Access-Control-Allow-Origin', origin.origin);
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '600');
@@ -50,13 +59,26 @@ export function clientOrigin(): RequestHandler {
     const principal = res.locals.principal;
     res.append('Vary', 'Origin');
     if (principal?.keyType !== 'client') return next();
-    const origin = req.headers.origin;
-    const host = typeof origin === 'string' ? originHost(origin) : undefined;
-    if (origin === undefined || host === undefined || !isHostAllowed(principal.allowedDomains, host)) {
+    const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
+    if (origin === undefined || !isHostAllowed(principal.allowedDomains, origin.host)) {
       throw new ServiceError('FORBIDDEN', { details: 'client key used from a domain it does not allow' });
     }
-    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Allow-Origin', origin.origin);
     res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     next();
   };
+}
+
+/**
+ * A refused credential (401 UNAUTHORIZED or EXPIRED_KEY, 403 IP_NOT_ALLOWED) is readable by the page
+ * that sent it: a browser app whose client key was revoked or expired can then tell its user so,
+ * instead of seeing an opaque network error. The body is the catalog's generic refusal, no cookie is
+ * involved (no Allow-Credentials), and nothing obtained with a credential is exposed.
+ */
+export function allowReadingRefusal(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): void {
+  const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
+  res.append('Vary', 'Origin');
+  if (origin === undefined) return;
+  res.setHeader('Access-Control-Allow-Origin', origin.origin);
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
 }

@@ -1,25 +1,38 @@
 import type { RequestHandler } from 'express';
-import { ServiceError } from '../../shared/errors.js';
+import { usageCredential } from '../../shared/auth/principal.js';
 import { rateLimitError, rateLimitHeaders } from '../../shared/limits/headers.js';
 import type { Generation, RequestLimiter } from '../../shared/limits/limiter.js';
 
 /**
- * Count the request against its account's rate window and daily quota (issue 5); set the
- * X-RateLimit-* headers on every authenticated response; refuse with 429 when over.
+ * Count an identified caller's request against its account's rate window and daily quota
+ * (docs/limits.md); set the X-RateLimit-* headers on every response to it; refuse with 429 when
+ * over. Anonymous requests (no valid credential) count nowhere and carry no such headers: there is
+ * no account whose window they could describe (docs/limits.md "Headers and errors").
  */
-export function rateLimit(limiter: RequestLimiter, generation: Generation): RequestHandler {
-  return async function limitRequest(_req, res, next) {
+export function countRequest(
+  limiter: RequestLimiter,
+  limitClassOf: (path: string) => Generation,
+  refused: (reason: 'rate' | 'quota') => void = () => undefined,
+): RequestHandler {
+  return async function limitRequest(req, res, next) {
     const principal = res.locals.principal;
-    if (!principal) throw new ServiceError('UNAUTHORIZED');
+    if (!principal) return next();
+    const generation = limitClassOf(req.path);
     const decision = await limiter.consume({
       accountId: principal.accountId,
       plan: principal.plan,
       keyType: principal.keyType,
       generation,
       sandbox: res.locals.sandbox === true,
+      credential: usageCredential(principal),
     });
+    // Answered meanwhile (a timeout, a parser refusal): nothing more to add to it.
+    if (res.headersSent) return;
     res.set(rateLimitHeaders(decision, generation));
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) {
+      refused(decision.reason === 'quota' ? 'quota' : 'rate');
+      throw rateLimitError(decision);
+    }
     next();
   };
 }

@@ -10,10 +10,14 @@ export function requestLog(logger: Logger): RequestHandler {
   return function logRequest(req, res, next) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const route = req.route && typeof (req.route as { path?: unknown }).path === 'string' ? `${req.baseUrl}${(req.route as { path: string }).path}` : undefined;
+      const route =
+        req.route && typeof (req.route as { path?: unknown }).path === 'string'
+          ? `${req.baseUrl}${(req.route as { path: string }).path}`
+          : undefined;
       logger.info(
         {
           requestId: res.locals.requestId,
+          traceparent: res.locals.traceparent,
           method: req.method,
           path: req.originalUrl.split('?', 1)[0],
           route,

@@ -9,12 +9,13 @@ export interface SandboxOptions {
 
 /**
  * Marks sandbox requests. They work fully but count in separate usage that never touches
- * production quotas (SPEC "What the service does"; issue 4 §5).
+ * production quotas (SPEC "What the service does").
  */
 export function detectSandbox(options: SandboxOptions): RequestHandler {
   const host = options.host?.toLowerCase();
   return function markSandbox(req, res, next) {
-    res.locals.sandbox = (host !== undefined && req.hostname.toLowerCase() === host) || (options.port !== undefined && req.socket.localPort === options.port);
+    res.locals.sandbox =
+      (host !== undefined && req.hostname.toLowerCase() === host) || (options.port !== undefined && req.socket.localPort === options.port);
     next();
   };
 }

@@ -149,7 +149,12 @@ export class RedisConnectionRegistry implements ConnectionRegistry {
     const entries = [...this.held.entries()];
     for (let i = 0; i < entries.length; i += HEARTBEAT_BATCH) {
       const batch = entries.slice(i, i + HEARTBEAT_BATCH);
-      const args: Array<string | number> = [batch.length, ...batch.map(([, key]) => key), this.options.staleMs, ...batch.map(([member]) => member)];
+      const args: Array<string | number> = [
+        batch.length,
+        ...batch.map(([, key]) => key),
+        this.options.staleMs,
+        ...batch.map(([member]) => member),
+      ];
       try {
         await failFast(this.redis, () => this.redis.wsHeartbeat(...args));
       } catch (err) {

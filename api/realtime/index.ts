@@ -17,6 +17,8 @@ export type { RealtimeOptions } from './options.js';
 export interface Realtime {
   /** /v2/ws counters (tests, metrics). */
   stats(): WebSocketStats;
+  /** Open connections on this node by transport (sha224d_realtime_connections). */
+  connections(): { ws: number; socketio: number };
   /** Refuse new connections, answer what is in flight, close every connection. Idempotent. */
   close(): Promise<void>;
 }
@@ -25,7 +27,11 @@ export interface Realtime {
  * Attach /v2/ws and socket.io to the main listener. The sandbox listener gets neither: it serves
  * /v1 only (SPEC "Versioning").
  */
-export function attachRealtime(listeners: Pick<Listeners, 'main'>, deps: ApiDeps, overrides: Partial<RealtimeOptions> = {}): Promise<Realtime> {
+export function attachRealtime(
+  listeners: Pick<Listeners, 'main'>,
+  deps: ApiDeps,
+  overrides: Partial<RealtimeOptions> = {},
+): Promise<Realtime> {
   try {
     return Promise.resolve(attach(listeners, deps, overrides));
   } catch (err) {
@@ -55,13 +61,17 @@ function attach(listeners: Pick<Listeners, 'main'>, deps: ApiDeps, overrides: Pa
     // engine.io's own upgrade listener takes these.
     if (path?.startsWith(`${SOCKET_IO_PATH}/`)) return;
     socket.on('error', () => undefined);
-    refuseUpgrade(socket, new ServiceError('NOT_FOUND', { details: `WebSocket endpoints: ${WS_PATH}, ${SOCKET_IO_PATH}/ (namespace /v2)` }));
+    refuseUpgrade(
+      socket,
+      new ServiceError('NOT_FOUND', { details: `WebSocket endpoints: ${WS_PATH}, ${SOCKET_IO_PATH}/ (namespace /v2)` }),
+    );
   };
   server.on('upgrade', onUpgrade);
 
   let closing: Promise<void> | undefined;
   return {
     stats: () => ws.stats(),
+    connections: () => ({ ws: ws.stats().connections, socketio: io.connections() }),
     close() {
       closing ??= (async () => {
         // The upgrade listener stays: /v2/ws upgrades are now refused with 503.

@@ -66,7 +66,10 @@ export class JobPushes {
     const room = jobRoom(jobId);
     const pending = [...socket.rooms].filter((r) => r.startsWith(ROOM_PREFIX)).length;
     if (!socket.rooms.has(room) && pending >= this.options.maxSubscriptions) {
-      throw new ServiceError('RATE_LIMIT_EXCEEDED', { details: `at most ${this.options.maxSubscriptions} pending job subscriptions per connection`, retryAfter: 1 });
+      throw new ServiceError('RATE_LIMIT_EXCEEDED', {
+        details: `at most ${this.options.maxSubscriptions} pending job subscriptions per connection`,
+        retryAfter: 1,
+      });
     }
     // Join before reading: a finish between the read and the join would otherwise be missed.
     await socket.join(room);
@@ -125,7 +128,11 @@ export class JobPushes {
       if (record === undefined) {
         // Expired or removed while subscribed: say so once, as GET /v2/jobs/{id} would.
         void socket.leave(jobRoom(jobId));
-        socket.emit('job', { success: false, job_id: jobId, error: { code: 'NOT_FOUND', message: 'Resource or endpoint does not exist', details: 'no such job' } });
+        socket.emit('job', {
+          success: false,
+          job_id: jobId,
+          error: { code: 'NOT_FOUND', message: 'Resource or endpoint does not exist', details: 'no such job' },
+        });
       } else if (isFinished(record)) {
         this.deliverTo(socket, record);
       }
@@ -133,7 +140,9 @@ export class JobPushes {
   }
 
   private async poll(): Promise<void> {
-    const jobIds = [...this.nsp.adapter.rooms.keys()].filter((room) => room.startsWith(ROOM_PREFIX)).map((room) => room.slice(ROOM_PREFIX.length));
+    const jobIds = [...this.nsp.adapter.rooms.keys()]
+      .filter((room) => room.startsWith(ROOM_PREFIX))
+      .map((room) => room.slice(ROOM_PREFIX.length));
     // A few reads at a time: a node with many subscriptions must not flood the queue's Redis.
     for (let i = 0; i < jobIds.length; i += 16) await Promise.all(jobIds.slice(i, i + 16).map((id) => this.deliver(id)));
   }

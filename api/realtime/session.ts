@@ -1,16 +1,17 @@
 /**
  * One realtime connection's hash requests, whatever the transport (/v2/ws or socket.io): bounded
  * in flight, counted against the rate limit and daily quota like an HTTP request, validated with
- * the /v2/hash rules, run through the executor (inline for small inputs, queue otherwise).
+ * the /v2/hash rules, run by the same hash operation as /v2/hash (api/operations/digests.ts).
  */
-import { principalCan, type Principal } from '../../shared/auth/principal.js';
+import { usageCredential, principalCan, type Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
-import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
 import { rateLimitError } from '../../shared/limits/headers.js';
+import { countRefusal } from '../../shared/metrics/record.js';
 import type { ApiDeps } from '../deps.js';
 import { renderV2Error } from '../http/envelopes.js';
 import { toServiceError } from '../http/error-handler.js';
 import { parseWith } from '../http/validate.js';
+import { hashInput } from '../operations/digests.js';
 import { MAX_REQUEST_ID_LENGTH, SocketHashMessage, WS_ACTIONS, WsHashMessage } from '../schemas/ws.js';
 import { hashBody, timingSince } from '../v2/render.js';
 import type { RealtimeOptions } from './options.js';
@@ -47,7 +48,7 @@ export class HashSession {
   private idleWaiters: Array<() => void> = [];
 
   constructor(
-    private readonly deps: Pick<ApiDeps, 'executor' | 'limiter' | 'logger'>,
+    private readonly deps: Pick<ApiDeps, 'executor' | 'limiter' | 'logger' | 'metrics'>,
     private readonly principal: Principal,
     private readonly options: Pick<RealtimeOptions, 'maxInFlight' | 'maxInFlightBytes'>,
     private readonly transport: Transport,
@@ -90,7 +91,10 @@ export class HashSession {
   private async process(incoming: Incoming, id: string | null): Promise<Reply> {
     const { principal } = this;
     // socket.io admits keys that may only subscribe (read-only); /v2/ws admits only hash keys.
-    if (!principalCan(principal, 'hash')) throw new ServiceError('FORBIDDEN', { details: 'this credential lacks the hash permission' });
+    if (!principalCan(principal, 'hash')) {
+      countRefusal(this.deps.metrics, 'permission');
+      throw new ServiceError('FORBIDDEN', { details: 'this credential lacks the hash permission' });
+    }
     // Every message counts, as every HTTP request does (the HTTP guard counts before parsing).
     const decision = await this.deps.limiter.consume({
       accountId: principal.accountId,
@@ -98,8 +102,12 @@ export class HashSession {
       keyType: principal.keyType,
       generation: 'ws',
       sandbox: false,
+      credential: usageCredential(principal),
     });
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) {
+      countRefusal(this.deps.metrics, decision.reason === 'quota' ? 'quota' : 'rate');
+      throw rateLimitError(decision);
+    }
     if (!incoming.parsed) throw new ServiceError('INVALID_INPUT', { message: 'Message is not valid JSON', details: 'field: message' });
     const value = incoming.value;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -107,15 +115,14 @@ export class HashSession {
     }
     const action = (value as { action?: unknown }).action;
     if (this.transport === 'ws' && action !== 'hash') {
-      const shown = typeof action === 'string' ? `Unknown action ${JSON.stringify(action.slice(0, 64))}` : 'The action parameter is required';
+      const shown =
+        typeof action === 'string' ? `Unknown action ${JSON.stringify(action.slice(0, 64))}` : 'The action parameter is required';
       throw new ServiceError('INVALID_INPUT', { message: `${shown}; supported: ${WS_ACTIONS.join(', ')}`, details: 'field: action' });
     }
     const message = parseWith(this.transport === 'ws' ? WsHashMessage : SocketHashMessage, value);
-    const { encoding, output } = message.options;
-    assertDecodable(message.data, encoding);
     const started = performance.now();
-    const result = await this.deps.executor.run('hash', { data: message.data, encoding }, principal, decodedLength(message.data, encoding));
-    return { id: id ?? message.id ?? null, ...hashBody(result, output, timingSince(started)) };
+    const result = await hashInput(this.deps, principal, message.input);
+    return { id: id ?? message.id ?? null, ...hashBody(result, message.output, timingSince(started)) };
   }
 
   private overloaded(): ServiceError {

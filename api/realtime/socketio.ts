@@ -22,7 +22,7 @@ import { renderV2Error } from '../http/envelopes.js';
 import { toServiceError } from '../http/error-handler.js';
 import { originHost } from '../middleware/cors.js';
 import type { ConnectionRegistry } from './connection-limit.js';
-import { admitConnection, authenticateHandshake } from './handshake.js';
+import { admitConnection, authenticateHandshake, handshakeAddress } from './handshake.js';
 import { JobPushes, type LooseEvents, type RealtimeNamespace, type RealtimeSocket, type SocketData } from './job-pushes.js';
 import type { RealtimeOptions } from './options.js';
 import { errorReply, HashSession, type Reply } from './session.js';
@@ -31,6 +31,8 @@ export const SOCKET_IO_PATH = '/socket.io';
 export const SOCKET_IO_NAMESPACE = '/v2';
 
 export interface SocketIoEndpoint {
+  /** Open connections to the /v2 namespace on this node (metrics). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -74,7 +76,12 @@ function safePublisher(redis: Redis, deps: Pick<ApiDeps, 'logger'>): Redis {
   return redis;
 }
 
-export function createSocketIoEndpoint(httpServer: HttpServer, deps: ApiDeps, registry: ConnectionRegistry, options: RealtimeOptions): SocketIoEndpoint {
+export function createSocketIoEndpoint(
+  httpServer: HttpServer,
+  deps: ApiDeps,
+  registry: ConnectionRegistry,
+  options: RealtimeOptions,
+): SocketIoEndpoint {
   const { logger, config } = deps;
   let closing: Promise<void> | undefined;
   const io = new Server<LooseEvents, LooseEvents, LooseEvents, SocketData>(httpServer, {
@@ -108,7 +115,9 @@ export function createSocketIoEndpoint(httpServer: HttpServer, deps: ApiDeps, re
   }
 
   // The main namespace serves nothing: say where to go rather than accept a silent connection.
-  io.use((_socket, next) => next(connectError(new ServiceError('NOT_FOUND', { details: `connect to the ${SOCKET_IO_NAMESPACE} namespace` }))));
+  io.use((_socket, next) =>
+    next(connectError(new ServiceError('NOT_FOUND', { details: `connect to the ${SOCKET_IO_NAMESPACE} namespace` }))),
+  );
 
   const nsp: RealtimeNamespace = io.of(SOCKET_IO_NAMESPACE);
   const jobs = new JobPushes(nsp, deps, options);
@@ -116,7 +125,11 @@ export function createSocketIoEndpoint(httpServer: HttpServer, deps: ApiDeps, re
   nsp.use((socket, next) => {
     void (async () => {
       if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the server is shutting down' });
-      const principal = await authenticateHandshake(deps, { credentials: credentialsOf(socket), origin: socket.handshake.headers.origin }, ['hash', 'jobs']);
+      const principal = await authenticateHandshake(
+        deps,
+        { credentials: credentialsOf(socket), origin: socket.handshake.headers.origin, address: handshakeAddress(deps, socket.request) },
+        ['hash', 'jobs'],
+      );
       const lease = await admitConnection(deps, registry, principal);
       const release = (): void => void lease.release();
       socket.conn.once('close', release);
@@ -177,6 +190,7 @@ export function createSocketIoEndpoint(httpServer: HttpServer, deps: ApiDeps, re
   }
 
   return {
+    connections: () => nsp.sockets.size,
     close() {
       closing ??= shutdown();
       return closing;

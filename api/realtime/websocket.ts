@@ -15,17 +15,16 @@
  *   data sent to it since is terminated.
  */
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
-import { renderV2Error } from '../http/envelopes.js';
 import { toServiceError } from '../http/error-handler.js';
+import { rawErrorResponse } from '../http/raw-response.js';
 import type { ConnectionLease, ConnectionRegistry } from './connection-limit.js';
-import { admitConnection, authenticateHandshake } from './handshake.js';
+import { admitConnection, authenticateHandshake, handshakeAddress } from './handshake.js';
 import type { RealtimeOptions } from './options.js';
 import { HashSession, parseIncoming, type Reply } from './session.js';
 
@@ -61,16 +60,27 @@ export function refuseUpgrade(socket: Duplex, err: ServiceError): void {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify(renderV2Error(err));
-  const lines = [
-    `HTTP/1.1 ${err.status} ${STATUS_CODES[err.status] ?? 'Error'}`,
-    'Connection: close',
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-  ];
-  if (err.retryAfter !== undefined) lines.push(`Retry-After: ${err.retryAfter}`);
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  socket.end(rawErrorResponse(err, WS_PATH));
   setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/**
+ * The opening handshake's own rules (RFC 6455 §4.2.1), checked before authentication so a
+ * malformed upgrade costs no lookup and is refused in the v2 envelope rather than in `ws`'s text.
+ */
+function assertHandshake(req: IncomingMessage): void {
+  if (req.method !== 'GET') throw new ServiceError('METHOD_NOT_ALLOWED', { details: `${req.method ?? ''} is not allowed; use GET` });
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) {
+    throw new ServiceError('INVALID_INPUT', {
+      message: 'Missing or invalid Sec-WebSocket-Key header',
+      details: 'header: sec-websocket-key',
+    });
+  }
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') {
+    throw new ServiceError('INVALID_INPUT', { message: 'Sec-WebSocket-Version must be 13', details: 'header: sec-websocket-version' });
+  }
 }
 
 function toBuffer(data: RawData): Buffer {
@@ -130,8 +140,13 @@ export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegis
     let lease: ConnectionLease | undefined;
     try {
       if (closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the server is shutting down' });
+      assertHandshake(req);
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const principal = await authenticateHandshake(deps, { credentials: url.searchParams.getAll('api_key'), origin: req.headers.origin }, ['hash']);
+      const principal = await authenticateHandshake(
+        deps,
+        { credentials: url.searchParams.getAll('api_key'), origin: req.headers.origin, address: handshakeAddress(deps, req) },
+        ['hash'],
+      );
       lease = await admitConnection(deps, registry, principal);
       // The slot is held exactly as long as the TCP connection, whatever ends it.
       const held = lease;

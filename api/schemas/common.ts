@@ -1,11 +1,14 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { INPUT_ENCODINGS, OUTPUT_FORMATS } from '../../shared/hashing/encoding.js';
+import { decodedLength, encodingProblem, INPUT_ENCODINGS, OUTPUT_FORMATS, type InputEncoding } from '../../shared/hashing/encoding.js';
 import { isHexDigest } from '../../shared/hashing/verify.js';
 
 extendZodWithOpenApi(z);
 
 export { z };
+
+/** A response body as its schema describes it: renderers return this, so a body cannot drift from the document. */
+export type Body<S extends z.ZodType> = z.output<S>;
 
 /** A required string whose messages name the field (SPEC v2 /hash: "the data parameter is required"). */
 export function requiredString(field: string): z.ZodString {
@@ -51,3 +54,60 @@ export function chunkSize(field: string) {
 }
 
 export const timestamp = z.string().openapi({ example: '2026-11-21T12:00:00.000Z' });
+
+/** A field's path as the error details name it: `items[3].data`, `options.encoding`. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>(
+    (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
+    '',
+  );
+}
+
+/**
+ * An encoded input once its schema has checked it: the text as sent, its encoding, and the size
+ * in bytes it decodes to (what the executor weighs against INLINE_MAX_BYTES). Schemas own the
+ * check, so no handler or transport decodes by hand.
+ */
+export interface EncodedInput {
+  data: string;
+  encoding: InputEncoding;
+  bytes: number;
+}
+
+/**
+ * Inside a schema's `transform`: check that `data` decodes under `encoding` and measure it, or
+ * record an INVALID_INPUT issue at `path` (api/http/validate.ts turns the first issue into the
+ * error) and return undefined.
+ */
+export function checkEncoded(
+  ctx: z.RefinementCtx,
+  data: string,
+  encoding: InputEncoding,
+  path: ReadonlyArray<string | number>,
+): EncodedInput | undefined {
+  const problem = encodingProblem(data, encoding, fieldPath(path));
+  if (problem !== undefined) {
+    ctx.addIssue({ code: 'custom', message: problem, path: [...path], input: data });
+    return undefined;
+  }
+  return { data, encoding, bytes: decodedLength(data, encoding) };
+}
+
+/**
+ * Inside a batch schema's `transform`: check every item's `field` under the batch's encoding, in
+ * order, stopping at the first that does not decode; the total decoded size, or undefined.
+ */
+export function checkEncodedItems<F extends string>(
+  ctx: z.RefinementCtx,
+  items: ReadonlyArray<Readonly<Record<F, string>>>,
+  field: F,
+  encoding: InputEncoding,
+): number | undefined {
+  let bytes = 0;
+  for (const [index, item] of items.entries()) {
+    const input = checkEncoded(ctx, item[field], encoding, ['items', index, field]);
+    if (input === undefined) return undefined;
+    bytes += input.bytes;
+  }
+  return bytes;
+}

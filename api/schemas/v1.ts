@@ -4,7 +4,7 @@
  * exactly as the spec's tables; v1 timestamps have second precision.
  */
 import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/fetch-and-hash.js';
-import { chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
+import { checkEncoded, checkEncodedItems, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
 import { BATCH_MAX_ITEMS } from './v2.js';
 
 /** URLs longer than this are refused before any work (docs/v1.md "Decisions"). */
@@ -23,17 +23,31 @@ function itemsOf<T extends z.ZodType>(item: T) {
     .max(BATCH_MAX_ITEMS, { message: `items may hold at most ${BATCH_MAX_ITEMS} entries` });
 }
 
-const itemId = requiredString('id').max(256, { message: 'id must be at most 256 characters' }).optional().openapi({ description: "Defaults to the item's index" });
+const itemId = requiredString('id')
+  .max(256, { message: 'id must be at most 256 characters' })
+  .optional()
+  .openapi({ description: "Defaults to the item's index" });
+
+// Request schemas end in a transform that checks the encoded fields and measures them
+// (api/schemas/common.ts checkEncoded), and names them as the operations do (api/operations/).
 
 // ---- Set A requests --------------------------------------------------------------------------
 
 export const HashRequestA = z
   .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), outputFormat: outputFormat('outputFormat') })
-  .openapi('V1HashRequest');
+  .openapi('V1HashRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    return input ? { input, output: body.outputFormat } : z.NEVER;
+  });
 
 export const VerifyRequestA = z
   .object({ data: requiredString('data'), hash: hexDigest('hash'), encoding: inputEncoding('encoding') })
-  .openapi('V1VerifyRequest');
+  .openapi('V1VerifyRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    return input ? { input, expected: body.hash } : z.NEVER;
+  });
 
 export const FileFieldsA = z.object({ outputFormat: outputFormat('outputFormat', ['hex', 'base64']) });
 
@@ -45,37 +59,74 @@ export const HmacRequestA = z
     keyEncoding: inputEncoding('keyEncoding'),
     outputFormat: outputFormat('outputFormat', ['hex', 'base64']),
   })
-  .openapi('V1HmacRequest');
+  .openapi('V1HmacRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    const key = input && checkEncoded(ctx, body.key, body.keyEncoding, ['key']);
+    return input && key ? { input, key, output: body.outputFormat } : z.NEVER;
+  });
 
 // ---- Set B requests --------------------------------------------------------------------------
 
-export const TextHashRequest = z.object({ text: requiredString('text'), encoding: inputEncoding('encoding') }).openapi('V1TextHashRequest');
+export const TextHashRequest = z
+  .object({ text: requiredString('text'), encoding: inputEncoding('encoding') })
+  .openapi('V1TextHashRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.text, body.encoding, ['text']);
+    return input ? { input } : z.NEVER;
+  });
 
 export const FileFieldsB = z.object({ chunk_size: chunkSize('chunk_size') });
 
 export const UrlHashRequest = z
   .object({
-    url: requiredString('url').max(URL_MAX_CHARS, { message: `url must be at most ${URL_MAX_CHARS} characters` }).openapi({ format: 'uri' }),
+    url: requiredString('url')
+      .max(URL_MAX_CHARS, { message: `url must be at most ${URL_MAX_CHARS} characters` })
+      .openapi({ format: 'uri' }),
     timeout: z
       .number({ error: () => 'timeout must be a number of seconds' })
       .optional()
-      .openapi({ description: `Seconds, greater than 0 and at most ${URL_TIMEOUT_MAX_MS / 1000}; default ${URL_TIMEOUT_DEFAULT_MS / 1000}` }),
+      .openapi({
+        description: `Seconds, greater than 0 and at most ${URL_TIMEOUT_MAX_MS / 1000}; default ${URL_TIMEOUT_DEFAULT_MS / 1000}`,
+      }),
   })
   .openapi('V1UrlHashRequest');
 
 export const TextVerifyRequest = z
   .object({ hash: hexDigest('hash'), text: requiredString('text'), encoding: inputEncoding('encoding') })
-  .openapi('V1TextVerifyRequest');
+  .openapi('V1TextVerifyRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.text, body.encoding, ['text']);
+    return input ? { input, expected: body.hash } : z.NEVER;
+  });
 
 export const FileVerifyFields = z.object({ hash: hexDigest('hash') });
 
+/** An item without an id gets its index ("0", "1", …), as Set B's tables say. */
+const idOf = (item: { id?: string | undefined }, index: number): string => item.id ?? String(index);
+
 export const BatchHashRequest = z
   .object({ items: itemsOf(z.object({ id: itemId, text: requiredString('text') })), encoding: inputEncoding('encoding') })
-  .openapi('V1BatchHashRequest');
+  .openapi('V1BatchHashRequest')
+  .transform((body, ctx) => {
+    const bytes = checkEncodedItems(ctx, body.items, 'text', body.encoding);
+    if (bytes === undefined) return z.NEVER;
+    const items = body.items.map((item, index) => ({ id: idOf(item, index), data: item.text }));
+    return { items, encoding: body.encoding, bytes };
+  });
 
 export const BatchVerifyRequest = z
-  .object({ items: itemsOf(z.object({ id: itemId, hash: hexDigest('hash'), text: requiredString('text') })), encoding: inputEncoding('encoding') })
-  .openapi('V1BatchVerifyRequest');
+  .object({
+    items: itemsOf(z.object({ id: itemId, hash: hexDigest('hash'), text: requiredString('text') })),
+    encoding: inputEncoding('encoding'),
+  })
+  .openapi('V1BatchVerifyRequest')
+  .transform((body, ctx) => {
+    const bytes = checkEncodedItems(ctx, body.items, 'text', body.encoding);
+    if (bytes === undefined) return z.NEVER;
+    const items = body.items.map((item, index) => ({ id: idOf(item, index), data: item.text, expected: item.hash }));
+    return { items, encoding: body.encoding, bytes };
+  });
 
 function compareHex(field: string) {
   return requiredString(field).regex(COMPARE_HEX, { message: `${field} must be a hexadecimal string of 1 to 128 characters` });
@@ -89,10 +140,20 @@ export const HashResponseA = z
   .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
   .openapi('V1HashResponse');
 
-export const VerifyResponseA = z.object({ success: z.literal(true), verified: z.boolean(), algorithm, timestamp }).openapi('V1VerifyResponse');
+export const VerifyResponseA = z
+  .object({ success: z.literal(true), verified: z.boolean(), algorithm, timestamp })
+  .openapi('V1VerifyResponse');
 
 export const FileHashResponseA = z
-  .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), fileName: z.string(), fileSize: integer, timestamp })
+  .object({
+    success: z.literal(true),
+    hash: z.string(),
+    algorithm,
+    encoding: z.enum(['hex', 'base64']),
+    fileName: z.string(),
+    fileSize: integer,
+    timestamp,
+  })
   .openapi('V1FileHashResponse');
 
 export const HmacResponseA = z
@@ -120,11 +181,17 @@ export const UsageResponseA = z
 
 export const TextHashResponse = z.object({ hash: z.string(), input_length: integer, timestamp }).openapi('V1TextHashResponse');
 
-export const FileHashResponseB = z.object({ hash: z.string(), filename: z.string(), filesize: integer, timestamp }).openapi('V1HashFileResponse');
+export const FileHashResponseB = z
+  .object({ hash: z.string(), filename: z.string(), filesize: integer, timestamp })
+  .openapi('V1HashFileResponse');
 
-export const UrlHashResponse = z.object({ hash: z.string(), url: z.string(), content_length: integer, timestamp }).openapi('V1UrlHashResponse');
+export const UrlHashResponse = z
+  .object({ hash: z.string(), url: z.string(), content_length: integer, timestamp })
+  .openapi('V1UrlHashResponse');
 
-export const TextVerifyResponse = z.object({ valid: z.boolean(), expected: z.string(), computed: z.string(), timestamp }).openapi('V1TextVerifyResponse');
+export const TextVerifyResponse = z
+  .object({ valid: z.boolean(), expected: z.string(), computed: z.string(), timestamp })
+  .openapi('V1TextVerifyResponse');
 
 export const FileVerifyResponse = z
   .object({ valid: z.boolean(), expected: z.string(), computed: z.string(), filename: z.string(), timestamp })
@@ -135,7 +202,11 @@ export const BatchHashResponse = z
   .openapi('V1BatchHashResponse');
 
 export const BatchVerifyResponse = z
-  .object({ results: z.array(z.object({ id: z.string(), valid: z.boolean(), expected: z.string(), computed: z.string() })), count: integer, timestamp })
+  .object({
+    results: z.array(z.object({ id: z.string(), valid: z.boolean(), expected: z.string(), computed: z.string() })),
+    count: integer,
+    timestamp,
+  })
   .openapi('V1BatchVerifyResponse');
 
 export const CompareResponse = z.object({ match: z.boolean(), timestamp }).openapi('V1CompareResponse');
@@ -144,8 +215,14 @@ export const StatusResponse = z
   .object({
     status: z.enum(['operational', 'degraded']),
     version: z.string(),
-    rate_limit: z.object({ limit: integer, remaining: integer, reset: timestamp }).openapi({ description: 'The v1 Set B per-minute window; -1 when unlimited' }),
-    account: z.object({ plan: z.string(), requests_today: integer, requests_quota: integer.openapi({ description: '-1 when the plan has no daily quota' }) }),
+    rate_limit: z
+      .object({ limit: integer, remaining: integer, reset: timestamp })
+      .openapi({ description: 'The v1 Set B per-minute window; -1 when unlimited' }),
+    account: z.object({
+      plan: z.string(),
+      requests_today: integer,
+      requests_quota: integer.openapi({ description: '-1 when the plan has no daily quota' }),
+    }),
     timestamp,
   })
   .openapi('V1StatusResponse');

@@ -1,15 +1,37 @@
 /** Request and response schemas of /v2 (SPEC "v2"), the one source of validation and OpenAPI. */
-import { booleanString, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, timestamp, z } from './common.js';
+import {
+  booleanString,
+  checkEncoded,
+  checkEncodedItems,
+  chunkSize,
+  hexDigest,
+  inputEncoding,
+  outputFormat,
+  requiredString,
+  timestamp,
+  z,
+} from './common.js';
 
 export const BATCH_MAX_ITEMS = 1000;
 
+// Request schemas end in a transform that checks the encoded fields and measures them
+// (api/schemas/common.ts checkEncoded): handlers receive inputs known to decode.
+
 export const HashRequest = z
   .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), output: outputFormat('output') })
-  .openapi('HashRequest');
+  .openapi('HashRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    return input ? { input, output: body.output } : z.NEVER;
+  });
 
 export const VerifyRequest = z
   .object({ data: requiredString('data'), hash: hexDigest('hash'), encoding: inputEncoding('encoding') })
-  .openapi('VerifyRequest');
+  .openapi('VerifyRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    return input ? { input, expected: body.hash } : z.NEVER;
+  });
 
 export const HmacRequest = z
   .object({
@@ -19,9 +41,17 @@ export const HmacRequest = z
     encoding: inputEncoding('encoding'),
     output: outputFormat('output', ['hex', 'base64']),
   })
-  .openapi('HmacRequest');
+  .openapi('HmacRequest')
+  .transform((body, ctx) => {
+    const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
+    const key = input && checkEncoded(ctx, body.key, body.key_encoding, ['key']);
+    return input && key ? { input, key, output: body.output } : z.NEVER;
+  });
 
-const BatchItem = z.object({ id: requiredString('id').max(256, { message: 'id must be at most 256 characters' }), data: requiredString('data') });
+const BatchItem = z.object({
+  id: requiredString('id').max(256, { message: 'id must be at most 256 characters' }),
+  data: requiredString('data'),
+});
 
 export const BatchRequest = z
   .object({
@@ -33,13 +63,21 @@ export const BatchRequest = z
     encoding: inputEncoding('encoding'),
     output: outputFormat('output'),
   })
-  .openapi('BatchRequest');
+  .openapi('BatchRequest')
+  .transform((body, ctx) => {
+    const bytes = checkEncodedItems(ctx, body.items, 'data', body.encoding);
+    return bytes === undefined ? z.NEVER : { ...body, bytes };
+  });
 
 export const FileFields = z.object({ chunk_size: chunkSize('chunk_size'), output: outputFormat('output') });
 
 export const AsyncQuery = z.object({ async: booleanString('async').default(false) });
 
-export const StreamQuery = z.object({ chunk_size: chunkSize('chunk_size'), output: outputFormat('output'), async: booleanString('async').default(false) });
+export const StreamQuery = z.object({
+  chunk_size: chunkSize('chunk_size'),
+  output: outputFormat('output'),
+  async: booleanString('async').default(false),
+});
 
 const algorithm = z.literal('SHA-224');
 const processingTime = z.number().int().openapi({ description: 'Server-side processing time in milliseconds' });
@@ -53,7 +91,14 @@ export const VerifyResponse = z
   .openapi('VerifyResponse');
 
 export const HmacResponse = z
-  .object({ success: z.literal(true), hmac: z.string(), algorithm: z.literal('HMAC-SHA-224'), encoding: z.string(), timestamp, processing_time_ms: processingTime })
+  .object({
+    success: z.literal(true),
+    hmac: z.string(),
+    algorithm: z.literal('HMAC-SHA-224'),
+    encoding: z.string(),
+    timestamp,
+    processing_time_ms: processingTime,
+  })
   .openapi('HmacResponse');
 
 export const BatchResponse = z
@@ -83,16 +128,61 @@ export const FileResponse = z
   .openapi('FileResponse');
 
 export const StreamResponse = z
-  .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.string(), size: z.number().int(), timestamp, processing_time_ms: processingTime })
+  .object({
+    success: z.literal(true),
+    hash: z.string(),
+    algorithm,
+    encoding: z.string(),
+    size: z.number().int(),
+    chunk_size: z.number().int(),
+    timestamp,
+    processing_time_ms: processingTime,
+  })
   .openapi('StreamResponse');
 
+const jobState = z.enum(['queued', 'active', 'completed', 'failed']);
+const jobId = z.string().openapi({ description: 'The job id; GET /v2/jobs/{id} reports its state' });
+
 export const AcceptedResponse = z
-  .object({ success: z.literal(true), job_id: z.string(), status: z.enum(['queued', 'active', 'completed', 'failed']), status_url: z.string() })
+  .object({ success: z.literal(true), job_id: jobId, status: jobState, status_url: z.string() })
   .openapi('AcceptedResponse');
+
+const errorFields = { code: z.string(), message: z.string(), details: z.string() };
 
 export const ErrorResponse = z
   .object({
     success: z.literal(false),
-    error: z.object({ code: z.string(), message: z.string(), details: z.string(), retry_after: z.number().int().optional() }),
+    error: z.object({
+      ...errorFields,
+      retry_after: z.number().int().optional().openapi({ description: 'Seconds to wait (RATE_LIMIT_EXCEEDED)' }),
+      job_id: z.string().optional().openapi({ description: 'The job that goes on (JOB_TIMEOUT)' }),
+    }),
   })
   .openapi('ErrorResponse');
+
+// ---- GET /v2/jobs/{id} (api/v2/render.ts jobStatusBody) ---------------------------------------
+
+const completed = { job_id: z.string(), status: z.literal('completed') };
+
+export const JobPending = z
+  .object({ success: z.literal(true), job_id: z.string(), status: z.enum(['queued', 'active']) })
+  .openapi('JobPending', { description: 'A job still waiting for a worker (`queued`) or being worked on (`active`).' });
+
+export const JobFailed = z
+  .object({ success: z.literal(false), job_id: z.string(), status: z.literal('failed'), error: z.object(errorFields) })
+  .openapi('JobFailed', { description: 'A failed job: the error the synchronous call would have answered.' });
+
+export const BatchJobCompleted = BatchResponse.extend(completed).openapi('BatchJobCompleted');
+export const FileJobCompleted = FileResponse.extend(completed).openapi('FileJobCompleted');
+export const StreamJobCompleted = StreamResponse.extend(completed).openapi('StreamJobCompleted');
+export const DigestJobCompleted = z
+  .object({ success: z.literal(true), digest: z.string().openapi({ description: 'Lowercase hex' }), timestamp, ...completed })
+  .openapi('DigestJobCompleted', {
+    description: 'A finished hash, HMAC, verify or URL job, fetched after its synchronous call answered 504 JOB_TIMEOUT.',
+  });
+
+export const JobStatus = z
+  .union([JobPending, BatchJobCompleted, FileJobCompleted, StreamJobCompleted, DigestJobCompleted, JobFailed])
+  .openapi('JobStatus', {
+    description: "A job's state; when completed, the body its synchronous call would have returned plus `job_id` and `status`.",
+  });

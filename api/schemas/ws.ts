@@ -2,7 +2,7 @@
  * Messages of the realtime interfaces (SPEC "WebSocket /v2/ws"; socket.io namespace /v2): the one
  * source of their validation. Field rules are those of POST /v2/hash (api/schemas/v2.ts).
  */
-import { inputEncoding, outputFormat, requiredString, z } from './common.js';
+import { checkEncoded, inputEncoding, outputFormat, requiredString, z } from './common.js';
 
 /** Client-chosen request ids are echoed back; bounded like batch item ids. */
 export const MAX_REQUEST_ID_LENGTH = 256;
@@ -21,20 +21,33 @@ export const HashOptions = z
 /** The only action of /v2/ws (SPEC: "action (string, value 'hash')"). */
 export const WS_ACTIONS = ['hash'] as const;
 
-/** `{action:"hash", id, data, options:{encoding, output}}` */
-export const WsHashMessage = z.object({
+const HashMessageFields = {
   action: z.literal('hash'),
   id: RequestId,
   data: requiredString('data'),
   options: HashOptions,
-});
+};
+
+/** The message once checked: its id, the input known to decode (api/schemas/common.ts) and the output format. */
+function checked<M extends { id?: string | undefined; data: string; options: z.output<typeof HashOptions> }>(
+  message: M,
+  ctx: z.RefinementCtx,
+) {
+  const input = checkEncoded(ctx, message.data, message.options.encoding, ['data']);
+  return input ? { id: message.id, input, output: message.options.output } : z.NEVER;
+}
+
+/** `{action:"hash", id, data, options:{encoding, output}}` */
+export const WsHashMessage = z.object(HashMessageFields).transform(checked);
 export type WsHashMessage = z.output<typeof WsHashMessage>;
 
 /**
  * socket.io `hash` event payload: the same message; `action` may be left out (the event names it)
  * and so may `id` (the acknowledgement correlates).
  */
-export const SocketHashMessage = WsHashMessage.extend({ action: z.literal('hash').optional(), id: RequestId.optional() });
+export const SocketHashMessage = z
+  .object({ ...HashMessageFields, action: z.literal('hash').optional(), id: RequestId.optional() })
+  .transform(checked);
 
 /** socket.io `subscribe` payload: a job id, bare or as `{job_id}`. */
 export const SubscribeMessage = z

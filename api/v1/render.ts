@@ -4,11 +4,13 @@
  * Digests arrive from jobs as lowercase hex (shared/jobs/contracts.ts).
  */
 import type { OutputFormat } from '../../shared/hashing/encoding.js';
-import { digestMatchesHex } from '../../shared/hashing/verify.js';
 import type { JobResults } from '../../shared/jobs/contracts.js';
 import { NO_LIMIT, type UsageSnapshot } from '../../shared/limits/types.js';
 import { isoSeconds } from '../../shared/time.js';
 import { encoded } from '../http/digest-output.js';
+import type { ServiceStatus } from '../operations/service-status.js';
+import type { Body } from '../schemas/common.js';
+import type * as v1 from '../schemas/v1.js';
 
 const ALGORITHM = 'sha224' as const;
 /** Set B status `version` (SPEC "Versioning": the status operation returns a version string). */
@@ -25,27 +27,27 @@ function stamp(at: Date = new Date()): string {
 
 // ---- Set A -----------------------------------------------------------------------------------
 
-export function hashBodyA(result: JobResults['hash'], output: OutputFormat) {
+export function hashBodyA(result: JobResults['hash'], output: OutputFormat): Body<typeof v1.HashResponseA> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
 }
 
-export function verifyBodyA(result: JobResults['verify']) {
+export function verifyBodyA(result: JobResults['verify']): Body<typeof v1.VerifyResponseA> {
   return { success: true as const, verified: result.valid, algorithm: ALGORITHM, timestamp: stamp() };
 }
 
-export function fileHashBodyA(result: JobResults['file'], filename: string, output: OutputFormat) {
+export function fileHashBodyA(result: JobResults['file'], filename: string, output: OutputFormat): Body<typeof v1.FileHashResponseA> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hash, algorithm: ALGORITHM, encoding, fileName: filename, fileSize: result.size, timestamp: stamp() };
 }
 
-export function hmacBodyA(result: JobResults['hmac'], output: OutputFormat) {
+export function hmacBodyA(result: JobResults['hmac'], output: OutputFormat): Body<typeof v1.HmacResponseA> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hmac: hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
 }
 
 /** Field mapping: docs/limits.md "usage() → v1 Set A /v1/usage"; `maxFileSize` is the size enforced (plan, capped by MAX_FILE_BYTES). */
-export function usageBodyA(usage: UsageSnapshot, maxFileSize: number) {
+export function usageBodyA(usage: UsageSnapshot, maxFileSize: number): Body<typeof v1.UsageResponseA> {
   return {
     success: true as const,
     account: {
@@ -59,50 +61,57 @@ export function usageBodyA(usage: UsageSnapshot, maxFileSize: number) {
 
 // ---- Set B -----------------------------------------------------------------------------------
 
-export function textHashBody(result: JobResults['hash']) {
+export function textHashBody(result: JobResults['hash']): Body<typeof v1.TextHashResponse> {
   return { hash: result.digest, input_length: result.size, timestamp: stamp() };
 }
 
-export function fileHashBodyB(result: JobResults['file'], filename: string) {
+export function fileHashBodyB(result: JobResults['file'], filename: string): Body<typeof v1.FileHashResponseB> {
   return { hash: result.digest, filename, filesize: result.size, timestamp: stamp() };
 }
 
 /** `url` is the URL as supplied (not the one after redirects); content_length the bytes hashed. */
-export function urlHashBody(result: JobResults['url'], url: string) {
+export function urlHashBody(result: JobResults['url'], url: string): Body<typeof v1.UrlHashResponse> {
   return { hash: result.digest, url, content_length: result.size, timestamp: stamp() };
 }
 
 /** `expected` echoes the caller's hash as sent; `computed` is lowercase hex. */
-export function textVerifyBody(result: JobResults['verify'], expected: string) {
+export function textVerifyBody(result: JobResults['verify'], expected: string): Body<typeof v1.TextVerifyResponse> {
   return { valid: result.valid, expected, computed: result.digest, timestamp: stamp() };
 }
 
-export function fileVerifyBody(result: JobResults['file'], expected: string, filename: string) {
-  return { valid: matches(result.digest, expected), expected, computed: result.digest, filename, timestamp: stamp() };
+/** `result` is a file job that carried `expected` (its `valid` computed by the job). */
+export function fileVerifyBody(result: JobResults['file'], expected: string, filename: string): Body<typeof v1.FileVerifyResponse> {
+  return { valid: result.valid === true, expected, computed: result.digest, filename, timestamp: stamp() };
 }
 
-export function batchHashBody(result: JobResults['batch']) {
+export function batchHashBody(result: JobResults['batch']): Body<typeof v1.BatchHashResponse> {
   const results = result.results.map((item) => ({ id: item.id, hash: item.digest, input_length: item.size }));
   return { results, count: results.length, timestamp: stamp() };
 }
 
-/** `expected[i]` is item i's hash as sent; batch results keep request order (shared/jobs/compute.ts). */
-export function batchVerifyBody(result: JobResults['batch'], expected: readonly string[]) {
-  const results = result.results.map((item, i) => {
-    const hash = expected[i] ?? '';
-    return { id: item.id, valid: matches(item.digest, hash), expected: hash, computed: item.digest };
-  });
+/**
+ * `items[i].expected` is item i's hash as sent; batch results keep request order and carry `valid`,
+ * computed by the job (shared/jobs/compute.ts).
+ */
+export function batchVerifyBody(
+  result: JobResults['batch'],
+  items: ReadonlyArray<{ expected: string }>,
+): Body<typeof v1.BatchVerifyResponse> {
+  const results = result.results.map((item, i) => ({
+    id: item.id,
+    valid: item.valid === true,
+    expected: items[i]?.expected ?? '',
+    computed: item.digest,
+  }));
   return { results, count: results.length, timestamp: stamp() };
 }
 
-export function compareBody(match: boolean) {
+export function compareBody(match: boolean): Body<typeof v1.CompareResponse> {
   return { match, timestamp: stamp() };
 }
 
-export type ServiceStatus = 'operational' | 'degraded';
-
 /** Field mapping: docs/limits.md "Set B status". */
-export function statusBody(status: ServiceStatus, usage: UsageSnapshot) {
+export function statusBody(status: ServiceStatus, usage: UsageSnapshot): Body<typeof v1.StatusResponse> {
   const window = usage.minuteWindow;
   return {
     status,
@@ -111,9 +120,4 @@ export function statusBody(status: ServiceStatus, usage: UsageSnapshot) {
     account: { plan: usage.plan, requests_today: usage.used, requests_quota: figure(usage.dailyQuota) },
     timestamp: stamp(),
   };
-}
-
-/** Constant-time comparison of a computed hex digest with the caller's (any case). */
-function matches(digestHex: string, providedHex: string): boolean {
-  return digestMatchesHex(Buffer.from(digestHex, 'hex'), providedHex);
 }

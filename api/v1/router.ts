@@ -2,10 +2,13 @@ import { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { renderV1Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
-import { guardFactory, jsonBody, methodNotAllowed } from '../http/guards.js';
+import { callerGuards, routeKey } from '../http/guards.js';
+import { jsonBody } from '../http/json-body.js';
+import { mountRoutes } from '../http/route-table.js';
 import { corsPreflight } from '../middleware/cors.js';
-import { mountSetA, SET_A_ROUTES } from './set-a.js';
-import { mountSetB, SET_B_ROUTES } from './set-b.js';
+import { rejectMalformedPath } from '../middleware/path-encoding.js';
+import { noStore } from '../middleware/security-headers.js';
+import { SET_A_ROUTES, V1_ROUTES } from './routes.js';
 
 /**
  * The /v1 generation (SPEC "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
@@ -15,14 +18,15 @@ import { mountSetB, SET_B_ROUTES } from './set-b.js';
  */
 export function createV1Router(deps: ApiDeps): Router {
   const router = Router();
-  const v1Guard = guardFactory(deps, 'v1');
-  const json = jsonBody(deps.config.MAX_JSON_BYTES);
+  const setA = new Set(SET_A_ROUTES.map((route) => routeKey(route.path)));
+  // A Set A path counts against the tier table's per-second rate; anything else (Set B, unknown
+  // paths) against the plan table's per-minute rate (docs/limits.md).
+  const { identify, guard } = callerGuards(deps, 'v1', (path) => (setA.has(routeKey(path)) ? 'v1a' : 'v1b'));
+  const json = jsonBody({ limitBytes: deps.config.MAX_JSON_BYTES, drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES });
 
   router.use(corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }));
-  mountSetA(router, { deps, json, guard: (permission) => v1Guard(permission, 'v1a') });
-  mountSetB(router, { deps, json, guard: (permission) => v1Guard(permission, 'v1b') });
-
-  for (const [path, methods] of [...SET_A_ROUTES, ...SET_B_ROUTES]) router.all(path, methodNotAllowed(methods));
+  router.use(noStore(), ...identify, rejectMalformedPath());
+  mountRoutes(router, V1_ROUTES, { deps, json, guard });
   router.use(notFound(renderV1Error));
   router.use(errorHandler({ render: renderV1Error, logger: deps.logger }));
   return router;

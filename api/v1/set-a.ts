@@ -2,75 +2,121 @@
  * v1 Set A (SPEC "v1 Set A"): /hash, /verify, /file/hash, /hmac, /usage. camelCase fields,
  * `algorithm: 'sha224'`, counted against the v1 tier table's per-second rate (limit class v1a).
  */
-import type { Router } from 'express';
 import { invalidInput } from '../../shared/errors.js';
-import { assertDecodable, decodedLength } from '../../shared/hashing/encoding.js';
 import { principalOf } from '../http/guards.js';
+import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
+import { CALLER_ERRORS, errorResponses, json, JSON_BODY_ERRORS, okResponse } from '../openapi-kit.js';
+import { usageOf } from '../operations/account.js';
+import { hashInput, hmacInput, verifyInput } from '../operations/digests.js';
+import { uploadReceiver } from '../operations/uploads.js';
 import { MiB } from '../schemas/common.js';
-import { FileFieldsA, HashRequestA, HmacRequestA, TextVerifyRequest, VerifyRequestA } from '../schemas/v1.js';
-import type { RouteTable, V1Context } from './context.js';
-import { fileHashBodyA, hashBodyA, hmacBodyA, usageBodyA, verifyBodyA } from './render.js';
-import { verifyText } from './set-b.js';
+import * as v1 from '../schemas/v1.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
+import { fileHashBodyA, hashBodyA, hmacBodyA, textVerifyBody, usageBodyA, verifyBodyA } from './render.js';
 
-export const SET_A_ROUTES: RouteTable = [
-  ['/hash', ['POST']],
-  ['/verify', ['POST']],
-  ['/file/hash', ['POST']],
-  ['/hmac', ['POST']],
-  ['/usage', ['GET']],
+/** The file part's description in the OpenAPI document, for every v1 upload route. */
+export const fileOf = (what: string): string => `The file to ${what} (required, exactly one part), up to the plan's v1 file size limit.`;
+
+export const SET_A_ROUTES: readonly Route[] = [
+  {
+    method: 'post',
+    path: '/hash',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.HashRequestA, req.body);
+      res.json(hashBodyA(await hashInput(deps, principalOf(res), body.input), body.output));
+    },
+    doc: {
+      operationId: 'hashV1',
+      summary: 'SHA-224 of data (Set A)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.HashRequestA,
+      response: v1.HashResponseA,
+    },
+  },
+  {
+    method: 'post',
+    path: '/verify',
+    permission: 'verify',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      if (isSetBVerifyBody(req.body)) {
+        const body = parseWith(v1.TextVerifyRequest, req.body);
+        res.json(textVerifyBody(await verifyInput(deps, principalOf(res), body.input, body.expected), body.expected));
+        return;
+      }
+      const body = parseWith(v1.VerifyRequestA, req.body);
+      res.json(verifyBodyA(await verifyInput(deps, principalOf(res), body.input, body.expected)));
+    },
+    doc: {
+      operationId: 'verifyV1',
+      summary: 'Verify data against a SHA-224 digest (Set A body; a Set B body with `text` answers in Set B shape)',
+      custom: (gen) => ({
+        request: { body: { ...json(v1.VerifyRequestA.or(v1.TextVerifyRequest)), required: true } },
+        responses: {
+          ...okResponse(gen, v1.VerifyResponseA.or(v1.TextVerifyResponse)),
+          ...errorResponses(gen, [...CALLER_ERRORS, ...JSON_BODY_ERRORS, 'JOB_TIMEOUT']),
+        },
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/file/hash',
+    permission: 'hash',
+    async handle({ deps }, req, res) {
+      const principal = principalOf(res);
+      const receiver = uploadReceiver(deps, { async: false });
+      const { upload, fields } = await receiveValidatedUpload(deps, req, res, principal, 'v1-file', v1.FileFieldsA, {
+        blobs: receiver.blobs,
+      });
+      const payload = { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: fields.outputFormat };
+      const result = await receiver.hash('file', payload, principal);
+      res.json(fileHashBodyA(result, upload.filename, fields.outputFormat));
+    },
+    doc: {
+      operationId: 'fileHashV1',
+      summary: 'SHA-224 of an uploaded file (Set A)',
+      errors: ['JOB_TIMEOUT'],
+      upload: v1.FileFieldsA,
+      file: fileOf('hash'),
+      response: v1.FileHashResponseA,
+    },
+  },
+  {
+    method: 'post',
+    path: '/hmac',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.HmacRequestA, req.body);
+      res.json(hmacBodyA(await hmacInput(deps, principalOf(res), body.input, body.key), body.output));
+    },
+    doc: {
+      operationId: 'hmacV1',
+      summary: 'HMAC-SHA-224 (Set A)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.HmacRequestA,
+      response: v1.HmacResponseA,
+    },
+  },
+  {
+    method: 'get',
+    path: '/usage',
+    permission: 'read',
+    async handle({ deps }, _req, res) {
+      const principal = principalOf(res);
+      const usage = await usageOf(deps, principal, res.locals.sandbox === true);
+      res.json(usageBodyA(usage, deps.maxUploadBytes(principal, 'v1-file')));
+    },
+    doc: { operationId: 'getUsageV1', summary: 'Account usage and quota (Set A)', response: v1.UsageResponseA },
+  },
 ];
 
-export function mountSetA(router: Router, { deps, guard, json }: V1Context): void {
-  const { executor } = deps;
-
-  router.post('/hash', ...guard('hash'), json, async (req, res) => {
-    const body = parseWith(HashRequestA, req.body);
-    assertDecodable(body.data, body.encoding);
-    const result = await executor.run('hash', { data: body.data, encoding: body.encoding }, principalOf(res), decodedLength(body.data, body.encoding));
-    res.json(hashBodyA(result, body.outputFormat));
-  });
-
-  router.post('/verify', ...guard('verify'), json, async (req, res) => {
-    if (isSetBVerifyBody(req.body)) {
-      res.json(await verifyText(deps, parseWith(TextVerifyRequest, req.body), principalOf(res)));
-      return;
-    }
-    const body = parseWith(VerifyRequestA, req.body);
-    assertDecodable(body.data, body.encoding);
-    const payload = { data: body.data, encoding: body.encoding, expected: body.hash };
-    const result = await executor.run('verify', payload, principalOf(res), decodedLength(body.data, body.encoding));
-    res.json(verifyBodyA(result));
-  });
-
-  router.post('/file/hash', ...guard('hash'), async (req, res) => {
-    const principal = principalOf(res);
-    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileFieldsA);
-    const payload = { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: fields.outputFormat };
-    const result = await executor.run('file', payload, principal);
-    res.json(fileHashBodyA(result, upload.filename, fields.outputFormat));
-  });
-
-  router.post('/hmac', ...guard('hash'), json, async (req, res) => {
-    const body = parseWith(HmacRequestA, req.body);
-    assertDecodable(body.data, body.encoding);
-    assertDecodable(body.key, body.keyEncoding, 'key');
-    const payload = { data: body.data, encoding: body.encoding, key: body.key, keyEncoding: body.keyEncoding };
-    const bytes = decodedLength(body.data, body.encoding) + decodedLength(body.key, body.keyEncoding);
-    const result = await executor.run('hmac', payload, principalOf(res), bytes);
-    res.json(hmacBodyA(result, body.outputFormat));
-  });
-
-  router.get('/usage', ...guard('read'), async (_req, res) => {
-    const principal = principalOf(res);
-    const usage = await deps.limiter.usage(principal.accountId, principal.plan, res.locals.sandbox === true, principal.keyType);
-    res.json(usageBodyA(usage, deps.maxUploadBytes(principal, 'v1-file')));
-  });
-}
-
 /**
- * /v1/verify also takes Set B's text body and then answers in Set B's shape (issue 4 §2): a body
+ * /v1/verify also takes Set B's text body and then answers in Set B's shape: a body
  * with `text` and no `data` is Set B's; one with both is ambiguous and refused.
  */
 function isSetBVerifyBody(body: unknown): boolean {

@@ -3,126 +3,188 @@
  * status. snake_case fields, counted against the v1 plan table's per-minute rate (limit class
  * v1b). Paths the spec leaves unshown are this service's (docs/v1.md "Decisions").
  */
-import type { Router } from 'express';
-import type { Principal } from '../../shared/auth/principal.js';
-import { assertDecodable, decodedLength, type InputEncoding } from '../../shared/hashing/encoding.js';
-import { hexDigestsEqual } from '../../shared/hashing/verify.js';
-import { resolveTimeoutMs } from '../../shared/net/fetch-and-hash.js';
-import { checkUrl, parseUrl } from '../../shared/net/url-policy.js';
-import type { ApiDeps } from '../deps.js';
 import { principalOf } from '../http/guards.js';
+import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
-import { MiB, type z } from '../schemas/common.js';
-import {
-  BatchHashRequest,
-  BatchVerifyRequest,
-  CompareRequest,
-  FileFieldsB,
-  FileVerifyFields,
-  TextHashRequest,
-  TextVerifyRequest,
-  UrlHashRequest,
-} from '../schemas/v1.js';
-import type { RouteTable, V1Context } from './context.js';
-import { batchHashBody, batchVerifyBody, compareBody, fileHashBodyB, fileVerifyBody, statusBody, textHashBody, textVerifyBody, urlHashBody } from './render.js';
-import { serviceStatus } from './service-status.js';
+import { refuseClientKeys } from '../middleware/client-keys.js';
+import { statusOf } from '../operations/account.js';
+import { compareDigests, hashBatch, hashInput, hashUrl, verifyInput } from '../operations/digests.js';
+import { uploadReceiver } from '../operations/uploads.js';
+import { MiB } from '../schemas/common.js';
+import * as v1 from '../schemas/v1.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
+import {
+  batchHashBody,
+  batchVerifyBody,
+  compareBody,
+  fileHashBodyB,
+  fileVerifyBody,
+  statusBody,
+  textHashBody,
+  textVerifyBody,
+  urlHashBody,
+} from './render.js';
+import { fileOf } from './set-a.js';
 
-export const SET_B_ROUTES: RouteTable = [
-  ['/hash/text', ['POST']],
-  ['/hash/file', ['POST']],
-  ['/hash/url', ['POST']],
-  ['/verify/text', ['POST']],
-  ['/verify/file', ['POST']],
-  ['/batch/hash', ['POST']],
-  ['/batch/verify', ['POST']],
-  ['/compare', ['POST']],
-  ['/status', ['GET']],
+/** Set B's batches hash every item the same way: in parallel, as hex (SPEC "v1 Set B" batch). */
+const SET_B_BATCH = { parallel: true, output: 'hex' } as const;
+
+export const SET_B_ROUTES: readonly Route[] = [
+  {
+    method: 'post',
+    path: '/hash/text',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.TextHashRequest, req.body);
+      res.json(textHashBody(await hashInput(deps, principalOf(res), body.input)));
+    },
+    doc: {
+      operationId: 'hashTextV1',
+      summary: 'SHA-224 of text (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.TextHashRequest,
+      response: v1.TextHashResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/hash/file',
+    permission: 'hash',
+    async handle({ deps }, req, res) {
+      const principal = principalOf(res);
+      const receiver = uploadReceiver(deps, { async: false });
+      const { upload, fields } = await receiveValidatedUpload(deps, req, res, principal, 'v1-file', v1.FileFieldsB, {
+        blobs: receiver.blobs,
+      });
+      const payload = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: 'hex' as const };
+      res.json(fileHashBodyB(await receiver.hash('file', payload, principal), upload.filename));
+    },
+    doc: {
+      operationId: 'hashFileV1',
+      summary: 'SHA-224 of an uploaded file (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      upload: v1.FileFieldsB,
+      file: fileOf('hash'),
+      response: v1.FileHashResponseB,
+    },
+  },
+  {
+    method: 'post',
+    path: '/hash/url',
+    permission: 'hash',
+    before: [refuseClientKeys('hash URLs')],
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.UrlHashRequest, req.body);
+      res.json(urlHashBody(await hashUrl(deps, principalOf(res), body), body.url));
+    },
+    doc: {
+      operationId: 'hashUrlV1',
+      summary: 'Fetch a URL and hash its body (Set B)',
+      description: 'Client keys may not hash URLs (403). Only public addresses are fetched (docs/ssrf.md).',
+      errors: ['URL_NOT_ALLOWED', 'URL_FETCH_FAILED', 'FILE_TOO_LARGE', 'JOB_TIMEOUT'],
+      request: v1.UrlHashRequest,
+      response: v1.UrlHashResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/verify/text',
+    permission: 'verify',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.TextVerifyRequest, req.body);
+      res.json(textVerifyBody(await verifyInput(deps, principalOf(res), body.input, body.expected), body.expected));
+    },
+    doc: {
+      operationId: 'verifyTextV1',
+      summary: 'Verify text against a SHA-224 digest (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.TextVerifyRequest,
+      response: v1.TextVerifyResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/verify/file',
+    permission: 'verify',
+    async handle({ deps }, req, res) {
+      const principal = principalOf(res);
+      const receiver = uploadReceiver(deps, { async: false });
+      const { upload, fields } = await receiveValidatedUpload(deps, req, res, principal, 'v1-file', v1.FileVerifyFields, {
+        blobs: receiver.blobs,
+      });
+      const payload = { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: 'hex' as const, expected: fields.hash };
+      res.json(fileVerifyBody(await receiver.hash('file', payload, principal), fields.hash, upload.filename));
+    },
+    doc: {
+      operationId: 'verifyFileV1',
+      summary: 'Verify an uploaded file against a SHA-224 digest (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      upload: v1.FileVerifyFields,
+      file: fileOf('verify'),
+      response: v1.FileVerifyResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/batch/hash',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.BatchHashRequest, req.body);
+      res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH })));
+    },
+    doc: {
+      operationId: 'batchHashV1',
+      summary: 'Hash up to 1000 texts (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.BatchHashRequest,
+      response: v1.BatchHashResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/batch/verify',
+    permission: 'verify',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v1.BatchVerifyRequest, req.body);
+      res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH }), body.items));
+    },
+    doc: {
+      operationId: 'batchVerifyV1',
+      summary: 'Verify up to 1000 texts (Set B)',
+      errors: ['JOB_TIMEOUT'],
+      request: v1.BatchVerifyRequest,
+      response: v1.BatchVerifyResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/compare',
+    permission: 'verify',
+    jsonBody: true,
+    handle(_ctx, req, res) {
+      const body = parseWith(v1.CompareRequest, req.body);
+      res.json(compareBody(compareDigests(body.hash1, body.hash2)));
+    },
+    doc: {
+      operationId: 'compareV1',
+      summary: 'Compare two hex hashes in constant time (Set B)',
+      request: v1.CompareRequest,
+      response: v1.CompareResponse,
+    },
+  },
+  {
+    method: 'get',
+    path: '/status',
+    permission: 'read',
+    async handle({ deps }, _req, res) {
+      const { status, usage } = await statusOf(deps, principalOf(res), res.locals.sandbox === true);
+      res.json(statusBody(status, usage));
+    },
+    doc: { operationId: 'getStatusV1', summary: 'Service status, rate limit and account (Set B)', response: v1.StatusResponse },
+  },
 ];
-
-export function mountSetB(router: Router, { deps, guard, json }: V1Context): void {
-  const { executor } = deps;
-
-  router.post('/hash/text', ...guard('hash'), json, async (req, res) => {
-    const body = parseWith(TextHashRequest, req.body);
-    assertDecodable(body.text, body.encoding, 'text');
-    const result = await executor.run('hash', { data: body.text, encoding: body.encoding }, principalOf(res), decodedLength(body.text, body.encoding));
-    res.json(textHashBody(result));
-  });
-
-  router.post('/hash/file', ...guard('hash'), async (req, res) => {
-    const principal = principalOf(res);
-    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileFieldsB);
-    const result = await executor.run('file', { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: 'hex' }, principal);
-    res.json(fileHashBodyB(result, upload.filename));
-  });
-
-  router.post('/hash/url', ...guard('hash'), json, async (req, res) => {
-    const body = parseWith(UrlHashRequest, req.body);
-    const timeoutMs = resolveTimeoutMs(body.timeout);
-    // Refuse what the URL alone rules out before queueing; the worker checks again, and checks
-    // every address it dials and every redirect hop (docs/ssrf.md).
-    checkUrl(parseUrl(body.url), { allowLoopback: deps.config.URL_FETCH_ALLOW_LOOPBACK });
-    const principal = principalOf(res);
-    // Never inline: the fetch happens on a worker, away from the API node (issue 4 §4).
-    // The fetch may take up to its own timeout; wait that long (plus queueing slack) before JOB_TIMEOUT.
-    const result = await executor.run('url', { url: body.url, timeoutMs, maxBytes: deps.maxUploadBytes(principal, 'v1-url') }, principal, undefined, timeoutMs + 5000);
-    res.json(urlHashBody(result, body.url));
-  });
-
-  router.post('/verify/text', ...guard('verify'), json, async (req, res) => {
-    res.json(await verifyText(deps, parseWith(TextVerifyRequest, req.body), principalOf(res)));
-  });
-
-  router.post('/verify/file', ...guard('verify'), async (req, res) => {
-    const principal = principalOf(res);
-    const { upload, fields } = await receiveValidatedUpload(deps, req, principal, 'v1-file', FileVerifyFields);
-    const result = await executor.run('file', { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: 'hex' }, principal);
-    res.json(fileVerifyBody(result, fields.hash, upload.filename));
-  });
-
-  router.post('/batch/hash', ...guard('hash'), json, async (req, res) => {
-    const body = parseWith(BatchHashRequest, req.body);
-    const result = await runBatch(deps, body.items, body.encoding, principalOf(res));
-    res.json(batchHashBody(result));
-  });
-
-  router.post('/batch/verify', ...guard('verify'), json, async (req, res) => {
-    const body = parseWith(BatchVerifyRequest, req.body);
-    const result = await runBatch(deps, body.items, body.encoding, principalOf(res));
-    res.json(batchVerifyBody(result, body.items.map((item) => item.hash)));
-  });
-
-  router.post('/compare', ...guard('verify'), json, (req, res) => {
-    const body = parseWith(CompareRequest, req.body);
-    res.json(compareBody(hexDigestsEqual(body.hash1, body.hash2)));
-  });
-
-  router.get('/status', ...guard('read'), async (_req, res) => {
-    const principal = principalOf(res);
-    const [status, usage] = await Promise.all([
-      serviceStatus(deps),
-      deps.limiter.usage(principal.accountId, principal.plan, res.locals.sandbox === true, principal.keyType),
-    ]);
-    res.json(statusBody(status, usage));
-  });
-}
-
-/** Set B "Verify hash" (text); also served by /v1/verify for a Set B body. */
-export async function verifyText(deps: Pick<ApiDeps, 'executor'>, body: z.output<typeof TextVerifyRequest>, principal: Principal) {
-  assertDecodable(body.text, body.encoding, 'text');
-  const payload = { data: body.text, encoding: body.encoding, expected: body.hash };
-  const result = await deps.executor.run('verify', payload, principal, decodedLength(body.text, body.encoding));
-  return textVerifyBody(result, body.hash);
-}
-
-/** One batch job for Set B's items; an item without an id gets its index ("0", "1", …). */
-async function runBatch(deps: Pick<ApiDeps, 'executor'>, items: ReadonlyArray<{ id?: string | undefined; text: string }>, encoding: InputEncoding, principal: Principal) {
-  let bytes = 0;
-  const jobItems = items.map((item, index) => {
-    assertDecodable(item.text, encoding, `items[${index}].text`);
-    bytes += decodedLength(item.text, encoding);
-    return { id: item.id ?? String(index), data: item.text };
-  });
-  return deps.executor.run('batch', { items: jobItems, encoding, parallel: true, output: 'hex' }, principal, bytes);
-}

@@ -3,10 +3,12 @@
  * synchronous responses and finished async jobs (GET /v2/jobs/{id}) render through the same ones.
  */
 import type { OutputFormat } from '../../shared/hashing/encoding.js';
-import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
+import type { JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
 import type { JobRecord } from '../../shared/queue/types.js';
 import { isoMillis } from '../../shared/time.js';
 import { encoded } from '../http/digest-output.js';
+import type { Body } from '../schemas/common.js';
+import type * as v2 from '../schemas/v2.js';
 
 export interface Timing {
   finishedAt: Date;
@@ -21,11 +23,11 @@ function stamp(t: Timing): { timestamp: string; processing_time_ms: number } {
   return { timestamp: isoMillis(t.finishedAt), processing_time_ms: t.processingMs };
 }
 
-export function hashBody(result: JobResults['hash'], output: OutputFormat, t: Timing) {
+export function hashBody(result: JobResults['hash'], output: OutputFormat, t: Timing): Body<typeof v2.HashResponse> {
   return { success: true as const, ...encoded(result.digest, output), algorithm: 'SHA-224' as const, ...stamp(t) };
 }
 
-export function verifyBody(result: JobResults['verify'], providedHash: string) {
+export function verifyBody(result: JobResults['verify'], providedHash: string): Body<typeof v2.VerifyResponse> {
   return {
     success: true as const,
     valid: result.valid,
@@ -35,17 +37,24 @@ export function verifyBody(result: JobResults['verify'], providedHash: string) {
   };
 }
 
-export function hmacBody(result: JobResults['hmac'], output: OutputFormat, t: Timing) {
+export function hmacBody(result: JobResults['hmac'], output: OutputFormat, t: Timing): Body<typeof v2.HmacResponse> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hmac: hash, algorithm: 'HMAC-SHA-224' as const, encoding, ...stamp(t) };
 }
 
-export function batchBody(result: JobResults['batch'], output: OutputFormat, t: Timing) {
+export function batchBody(result: JobResults['batch'], output: OutputFormat, t: Timing): Body<typeof v2.BatchResponse> {
   const results = result.results.map((item) => ({ id: item.id, hash: encoded(item.digest, output).hash }));
-  return { success: true as const, results, count: results.length, algorithm: 'SHA-224' as const, encoding: encoded('', output).encoding, ...stamp(t) };
+  return {
+    success: true as const,
+    results,
+    count: results.length,
+    algorithm: 'SHA-224' as const,
+    encoding: encoded('', output).encoding,
+    ...stamp(t),
+  };
 }
 
-export function fileBody(result: JobResults['file'], payload: JobPayloads['file'], t: Timing) {
+export function fileBody(result: JobResults['file'], payload: JobPayloads['file'], t: Timing): Body<typeof v2.FileResponse> {
   return {
     success: true as const,
     ...encoded(result.digest, payload.output),
@@ -58,24 +67,30 @@ export function fileBody(result: JobResults['file'], payload: JobPayloads['file'
   };
 }
 
-export function streamBody(result: JobResults['stream'], payload: JobPayloads['stream'], t: Timing) {
-  return { success: true as const, ...encoded(result.digest, payload.output), algorithm: 'SHA-224' as const, size: result.size, chunk_size: payload.chunkSize, ...stamp(t) };
+export function streamBody(result: JobResults['stream'], payload: JobPayloads['stream'], t: Timing): Body<typeof v2.StreamResponse> {
+  return {
+    success: true as const,
+    ...encoded(result.digest, payload.output),
+    algorithm: 'SHA-224' as const,
+    size: result.size,
+    chunk_size: payload.chunkSize,
+    ...stamp(t),
+  };
 }
 
 /** The body the synchronous call would have returned, for a finished async job. */
 function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined {
   if (record.state !== 'completed' || record.result === undefined || record.finishedAt === undefined) return undefined;
   const t: Timing = { finishedAt: new Date(record.finishedAt), processingMs: record.finishedAt - record.createdAt };
-  const kind: JobKind = record.kind;
-  switch (kind) {
+  switch (record.kind) {
     case 'batch':
-      return batchBody(record.result as JobResults['batch'], (record.payload as JobPayloads['batch']).output, t);
+      return batchBody(record.result, record.payload.output, t);
     case 'file':
-      return fileBody(record.result as JobResults['file'], record.payload as JobPayloads['file'], t);
+      return fileBody(record.result, record.payload, t);
     case 'stream':
-      return streamBody(record.result as JobResults['stream'], record.payload as JobPayloads['stream'], t);
+      return streamBody(record.result, record.payload, t);
     default:
-      return { success: true, digest: (record.result as { digest: string }).digest, timestamp: isoMillis(t.finishedAt) };
+      return { success: true, digest: record.result.digest, timestamp: isoMillis(t.finishedAt) };
   }
 }
 

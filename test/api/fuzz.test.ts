@@ -7,8 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/api-server.js';
-
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
+import { SHA224_ABC as ABC } from '../helpers/digests.js';
 
 const ENDPOINTS: Array<{ path: string; valid: Record<string, unknown>; v1: boolean }> = [
   { path: '/v2/hash', valid: { data: 'abc', encoding: 'utf8', output: 'hex' }, v1: false },
@@ -34,32 +33,41 @@ describe('random and mutated bodies never make a 500', () => {
 
   const send = async (path: string, body: string, v1: boolean) => {
     const auth: Record<string, string> = v1 ? { authorization: `Bearer ${s.keys.production}` } : { 'x-api-key': s.keys.production };
-    const res = await fetch(`${s.url}${path}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${s.url}${path}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(5000),
+    });
     return { status: res.status, body: (await res.json()) as { success?: boolean; error?: { code: string; message: string } } };
   };
 
-  it.each(ENDPOINTS)('$path', async ({ path, valid, v1 }) => {
-    const anyJson = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v));
-    const mutated = fc
-      .tuple(fc.constantFrom(...Object.keys(valid)), fc.jsonValue({ maxDepth: 2 }))
-      .map(([field, value]) => JSON.stringify({ ...valid, [field]: value }));
-    const garbage = fc.string({ maxLength: 40 });
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(anyJson, mutated, garbage), async (body) => {
-        const r = await send(path, body, v1);
-        // 429 cannot happen: the test account is enterprise (no rate limit, no quota).
-        expect([200, 400, 413, 415]).toContain(r.status);
-        if (r.status !== 200) {
-          expect(r.body.error?.code).toMatch(/^[A-Z_]+$/);
-          expect(typeof r.body.error?.message).toBe('string');
-          // Each generation answers in its own envelope.
-          if (v1) expect(r.body.success).toBeUndefined();
-          else expect(r.body.success).toBe(false);
-        }
-      }),
-      { numRuns: 60 },
-    );
-    // The server still answers a valid request afterwards.
-    expect((await send(path, JSON.stringify(valid), v1)).status).toBe(200);
-  }, 60_000);
+  it.each(ENDPOINTS)(
+    '$path',
+    async ({ path, valid, v1 }) => {
+      const anyJson = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v));
+      const mutated = fc
+        .tuple(fc.constantFrom(...Object.keys(valid)), fc.jsonValue({ maxDepth: 2 }))
+        .map(([field, value]) => JSON.stringify({ ...valid, [field]: value }));
+      const garbage = fc.string({ maxLength: 40 });
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(anyJson, mutated, garbage), async (body) => {
+          const r = await send(path, body, v1);
+          // 429 cannot happen: the test account is enterprise (no rate limit, no quota).
+          expect([200, 400, 413, 415]).toContain(r.status);
+          if (r.status !== 200) {
+            expect(r.body.error?.code).toMatch(/^[A-Z_]+$/);
+            expect(typeof r.body.error?.message).toBe('string');
+            // Each generation answers in its own envelope.
+            if (v1) expect(r.body.success).toBeUndefined();
+            else expect(r.body.success).toBe(false);
+          }
+        }),
+        { numRuns: 60 },
+      );
+      // The server still answers a valid request afterwards.
+      expect((await send(path, JSON.stringify(valid), v1)).status).toBe(200);
+    },
+    60_000,
+  );
 });

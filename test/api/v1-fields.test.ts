@@ -3,15 +3,16 @@
  * with: every v1 operation returns exactly the table's fields, with the table's types (nested
  * objects and array items included), and second-precision timestamps.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES } from '../store/engines.js';
-import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { getJson, postJson } from '../helpers/api-server.js';
+import { ONE_NODE_CLUSTER, startTarget, TARGETS, type Target } from '../helpers/targets.js';
+import { sha224Hex } from '../helpers/digests.js';
+import { fileForm } from '../helpers/multipart.js';
+import { listenOnFreePort } from '../helpers/ports.js';
 
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const sha224Hex = (b: Buffer | string) => createHash('sha224').update(b).digest('hex');
 
 type Shape = 'string' | 'boolean' | 'integer' | 'number' | 'timestamp' | readonly [Shape] | { readonly [field: string]: Shape };
 
@@ -40,31 +41,25 @@ function expectShape(value: unknown, shape: Shape, at = 'body'): void {
   }
 }
 
-function form(bytes: Buffer | string, fields: Record<string, string> = {}, filename = 'report.txt'): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  f.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), filename);
-  return f;
-}
+const form = (bytes: Buffer | string, fields: Record<string, string> = {}): FormData => fileForm(bytes, { fields, filename: 'report.txt' });
 
 async function postForm(url: string, body: FormData, headers: Record<string, string>): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { method: 'POST', headers, body });
   return { status: res.status, body: await res.json() };
 }
 
-describe.each(ENGINES)('v1 field tables on %s', (engine) => {
-  let s: TestServer;
+describe.each(TARGETS)('v1 field tables on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
   let origin: http.Server;
   let originUrl: string;
   const page = Buffer.from('<html>hello from the origin</html>\n');
 
   beforeAll(async () => {
-    s = await startTestServer({ engine, env: { URL_FETCH_ALLOW_LOOPBACK: 'true' } });
+    s = await startTarget(target, { URL_FETCH_ALLOW_LOOPBACK: 'true' }, ONE_NODE_CLUSTER);
     h = { authorization: `Bearer ${s.keys.production}` };
     origin = http.createServer((_req, res) => res.end(page));
-    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
-    originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/page.html`;
+    originUrl = `http://127.0.0.1:${await listenOnFreePort(origin)}/page.html`;
   });
   afterAll(async () => {
     await new Promise((resolve) => origin.close(resolve));
@@ -102,8 +97,23 @@ describe.each(ENGINES)('v1 field tables on %s', (engine) => {
   it('File hash result, v1 Set A (POST /v1/file/hash)', async () => {
     const r = await postForm(`${s.url}/v1/file/hash`, form('file body'), h);
     expect(r.status).toBe(200);
-    expectShape(r.body, { success: 'boolean', hash: 'string', algorithm: 'string', encoding: 'string', fileName: 'string', fileSize: 'integer', timestamp: 'timestamp' });
-    expect(r.body).toMatchObject({ success: true, hash: sha224Hex('file body'), algorithm: 'sha224', encoding: 'hex', fileName: 'report.txt', fileSize: 9 });
+    expectShape(r.body, {
+      success: 'boolean',
+      hash: 'string',
+      algorithm: 'string',
+      encoding: 'string',
+      fileName: 'string',
+      fileSize: 'integer',
+      timestamp: 'timestamp',
+    });
+    expect(r.body).toMatchObject({
+      success: true,
+      hash: sha224Hex('file body'),
+      algorithm: 'sha224',
+      encoding: 'hex',
+      fileName: 'report.txt',
+      fileSize: 9,
+    });
   });
 
   it('File hash result, v1 Set B (POST /v1/hash/file)', async () => {
@@ -131,7 +141,12 @@ describe.each(ENGINES)('v1 field tables on %s', (engine) => {
     const r = await postJson(`${s.url}/v1/hmac`, { data: 'message', key: 'secret' }, h);
     expect(r.status).toBe(200);
     expectShape(r.body, { success: 'boolean', hmac: 'string', algorithm: 'string', encoding: 'string', timestamp: 'timestamp' });
-    expect(r.body).toMatchObject({ success: true, hmac: createHmac('sha224', 'secret').update('message').digest('hex'), algorithm: 'sha224', encoding: 'hex' });
+    expect(r.body).toMatchObject({
+      success: true,
+      hmac: createHmac('sha224', 'secret').update('message').digest('hex'),
+      algorithm: 'sha224',
+      encoding: 'hex',
+    });
   });
 
   it('Batch result, v1 Set B hash (POST /v1/batch/hash)', async () => {
@@ -146,9 +161,22 @@ describe.each(ENGINES)('v1 field tables on %s', (engine) => {
   });
 
   it('Batch result, v1 Set B verify (POST /v1/batch/verify)', async () => {
-    const r = await postJson(`${s.url}/v1/batch/verify`, { items: [{ id: 'a', text: 'abc', hash: sha224Hex('abc') }, { text: 'xyz', hash: sha224Hex('abc') }] }, h);
+    const r = await postJson(
+      `${s.url}/v1/batch/verify`,
+      {
+        items: [
+          { id: 'a', text: 'abc', hash: sha224Hex('abc') },
+          { text: 'xyz', hash: sha224Hex('abc') },
+        ],
+      },
+      h,
+    );
     expect(r.status).toBe(200);
-    expectShape(r.body, { results: [{ id: 'string', valid: 'boolean', expected: 'string', computed: 'string' }], count: 'integer', timestamp: 'timestamp' });
+    expectShape(r.body, {
+      results: [{ id: 'string', valid: 'boolean', expected: 'string', computed: 'string' }],
+      count: 'integer',
+      timestamp: 'timestamp',
+    });
     expect(r.body.results).toEqual([
       { id: 'a', valid: true, expected: sha224Hex('abc'), computed: sha224Hex('abc') },
       { id: '1', valid: false, expected: sha224Hex('abc'), computed: sha224Hex('xyz') },
@@ -174,7 +202,7 @@ describe.each(ENGINES)('v1 field tables on %s', (engine) => {
       timestamp: 'timestamp',
     } as const;
     const free = await s.newKey({ plan: 'free' });
-    const limited = await getJson(`${s.url}/v1/usage`, { authorization: `Bearer ${free.secret}` });
+    const limited = await getJson(`${s.url}/v1/usage`, { authorization: `Bearer ${free}` });
     expect(limited.status).toBe(200);
     expectShape(limited.body, shape);
     expect(limited.body.account).toEqual({
@@ -186,12 +214,16 @@ describe.each(ENGINES)('v1 field tables on %s', (engine) => {
 
     const unlimited = await getJson(`${s.url}/v1/usage`, h);
     expectShape(unlimited.body, shape);
-    expect(unlimited.body.account).toMatchObject({ tier: 'Enterprise', quota: { daily: -1, remaining: -1 }, rateLimit: { requestsPerSecond: -1, maxFileSize: 100 * 1024 * 1024 } });
+    expect(unlimited.body.account).toMatchObject({
+      tier: 'Enterprise',
+      quota: { daily: -1, remaining: -1 },
+      rateLimit: { requestsPerSecond: -1, maxFileSize: 100 * 1024 * 1024 },
+    });
   });
 
   it('Status, v1 Set B (GET /v1/status)', async () => {
     const free = await s.newKey({ plan: 'free' });
-    const r = await getJson(`${s.url}/v1/status`, { authorization: `Bearer ${free.secret}` });
+    const r = await getJson(`${s.url}/v1/status`, { authorization: `Bearer ${free}` });
     expect(r.status).toBe(200);
     expectShape(r.body, {
       status: 'string',

@@ -1,13 +1,14 @@
 /**
- * The sandbox (SPEC "What the service does", issue 4 §5): requests to the sandbox host work fully
+ * The sandbox (SPEC "What the service does"): requests to the sandbox host work fully
  * but count in separate usage that never touches production's; /v1/usage and /v1/status on the
  * sandbox report sandbox figures; /v2 is not served there. node:http is used because fetch
  * does not let a caller set Host.
  */
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { getJson, postJson } from '../helpers/api-server.js';
+import { ONE_NODE_CLUSTER, startTarget, TARGETS, type Target } from '../helpers/targets.js';
+import { sha224Hex } from '../helpers/digests.js';
 
 const SANDBOX_HOST = 'sandbox.localhost';
 
@@ -16,10 +17,10 @@ interface Reply {
   body: any;
 }
 
-describe('/v1 on the sandbox host', () => {
-  let s: TestServer;
+describe.each(TARGETS)('/v1 on the sandbox host on %s', (target) => {
+  let s: Target;
   beforeAll(async () => {
-    s = await startTestServer({ env: { SANDBOX_HOST } });
+    s = await startTarget(target, { SANDBOX_HOST }, ONE_NODE_CLUSTER);
   });
   afterAll(() => s.close());
 
@@ -28,7 +29,13 @@ describe('/v1 on the sandbox host', () => {
     const url = new URL(path, s.url);
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method, headers: { host: SANDBOX_HOST, authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method,
+          headers: { host: SANDBOX_HOST, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -42,7 +49,7 @@ describe('/v1 on the sandbox host', () => {
   }
 
   it('serves v1 fully and counts sandbox requests apart from production', async () => {
-    const { secret } = await s.newKey({ plan: 'free' });
+    const secret = await s.newKey({ plan: 'free' });
     const prod = { authorization: `Bearer ${secret}` };
     await postJson(`${s.url}/v1/hash`, { data: 'warm-up' }, prod);
     const before = await getJson(`${s.url}/v1/usage`, prod);
@@ -51,7 +58,7 @@ describe('/v1 on the sandbox host', () => {
     for (const data of ['a', 'b', 'c']) {
       const r = await sandbox('POST', '/v1/hash', secret, { data });
       expect(r.status).toBe(200);
-      expect(r.body.hash).toBe(createHash('sha224').update(data).digest('hex'));
+      expect(r.body.hash).toBe(sha224Hex(data));
     }
     const text = await sandbox('POST', '/v1/hash/text', secret, { text: 'abc' });
     expect(text.body.input_length).toBe(3);
@@ -74,7 +81,7 @@ describe('/v1 on the sandbox host', () => {
 
   it("keeps its own rate windows: exhausting the sandbox's Set B rate leaves production's alone", async () => {
     // free plan, development key: Set B 2 requests per minute.
-    const { secret } = await s.newKey({ plan: 'free', type: 'development' });
+    const secret = await s.newKey({ plan: 'free', type: 'development' });
     let refused: Reply | undefined;
     for (let i = 0; i < 8 && !refused; i++) {
       const r = await sandbox('POST', '/v1/hash/text', secret, { text: 'x' });
@@ -86,7 +93,11 @@ describe('/v1 on the sandbox host', () => {
   });
 
   it('serves nothing but /v1 and the probes: /v2 and /oauth are 404 in the v2 body', async () => {
-    for (const [method, path] of [['POST', '/v2/hash'], ['POST', '/oauth/token'], ['GET', '/v1x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v2/hash'],
+      ['POST', '/oauth/token'],
+      ['GET', '/v1x'],
+    ] as const) {
       const r = await sandbox(method, path, s.keys.production, method === 'POST' ? { data: 'abc' } : undefined);
       expect(r.status, path).toBe(404);
       expect(r.body, path).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });

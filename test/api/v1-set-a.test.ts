@@ -1,17 +1,18 @@
 /** v1 Set A behaviour (SPEC "v1 Set A"): encodings, output formats, verification, HMAC, uploads, usage. */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { getJson, postJson } from '../helpers/api-server.js';
+import { ONE_NODE_CLUSTER, startTarget, TARGETS, type Target } from '../helpers/targets.js';
+import { SHA224_ABC as ABC, sha224Bytes } from '../helpers/digests.js';
+import { fileForm } from '../helpers/multipart.js';
 
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
-const sha224 = (b: Buffer | string) => createHash('sha224').update(b).digest();
 const invalid = (message: string, field: string) => ({ error: { code: 'INVALID_INPUT', message, details: { info: `field: ${field}` } } });
 
-describe('/v1 Set A', () => {
-  let s: TestServer;
+describe.each(TARGETS)('/v1 Set A on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTarget(target, {}, ONE_NODE_CLUSTER);
     h = { authorization: `Bearer ${s.keys.production}` };
   });
   afterAll(() => s.close());
@@ -25,7 +26,7 @@ describe('/v1 Set A', () => {
     ])('decodes %s input %j', async (encoding, data, bytes) => {
       const r = await postJson(`${s.url}/v1/hash`, { data, encoding }, h);
       expect(r.status).toBe(200);
-      expect(r.body.hash).toBe(sha224(bytes).toString('hex'));
+      expect(r.body.hash).toBe(sha224Bytes(bytes).toString('hex'));
     });
 
     it.each([
@@ -34,7 +35,7 @@ describe('/v1 Set A', () => {
       ['binary', 'base64', (d: Buffer) => d.toString('base64')],
     ])('outputFormat %s is returned as %s', async (outputFormat, encoding, fmt) => {
       const r = await postJson(`${s.url}/v1/hash`, { data: 'abc', outputFormat }, h);
-      expect(r.body).toMatchObject({ hash: fmt(sha224('abc')), encoding, algorithm: 'sha224' });
+      expect(r.body).toMatchObject({ hash: fmt(sha224Bytes('abc')), encoding, algorithm: 'sha224' });
     });
 
     it.each([
@@ -101,7 +102,12 @@ describe('/v1 Set A', () => {
       ] as const) {
         const r = await postJson(`${s.url}/v1/hmac`, { data: '6d657373616765', encoding: 'hex', key, keyEncoding }, h);
         expect(r.status).toBe(200);
-        expect(r.body).toMatchObject({ success: true, algorithm: 'sha224', encoding: 'hex', hmac: createHmac('sha224', keyBytes).update('message').digest('hex') });
+        expect(r.body).toMatchObject({
+          success: true,
+          algorithm: 'sha224',
+          encoding: 'hex',
+          hmac: createHmac('sha224', keyBytes).update('message').digest('hex'),
+        });
       }
     });
 
@@ -115,17 +121,15 @@ describe('/v1 Set A', () => {
 
     it('refuses a missing key and a key that does not decode', async () => {
       expect((await postJson(`${s.url}/v1/hmac`, { data: 'x' }, h)).body).toEqual(invalid('The key parameter is required', 'key'));
-      expect((await postJson(`${s.url}/v1/hmac`, { data: 'x', key: 'zz', keyEncoding: 'hex' }, h)).body).toEqual(invalid('key is not valid hex (even number of 0-9a-f characters)', 'key'));
+      expect((await postJson(`${s.url}/v1/hmac`, { data: 'x', key: 'zz', keyEncoding: 'hex' }, h)).body).toEqual(
+        invalid('key is not valid hex (even number of 0-9a-f characters)', 'key'),
+      );
     });
   });
 
   describe('POST /v1/file/hash', () => {
-    const form = (bytes: Buffer, fields: Record<string, string> = {}, field = 'file') => {
-      const f = new FormData();
-      for (const [k, v] of Object.entries(fields)) f.append(k, v);
-      f.append(field, new Blob([new Uint8Array(bytes)]), 'photo.jpg');
-      return f;
-    };
+    const form = (bytes: Buffer, fields: Record<string, string> = {}, field = 'file') =>
+      fileForm(bytes, { fields, field, filename: 'photo.jpg' });
     const post = async (body: FormData, headers = h) => {
       const res = await fetch(`${s.url}/v1/file/hash`, { method: 'POST', headers, body });
       return { status: res.status, headers: res.headers, body: await res.json() };
@@ -134,9 +138,14 @@ describe('/v1 Set A', () => {
     it('hashes the file and reports fileName and fileSize; outputFormat base64', async () => {
       const bytes = randomBytes(300_000);
       const hex = await post(form(bytes));
-      expect(hex.body).toMatchObject({ hash: sha224(bytes).toString('hex'), encoding: 'hex', fileName: 'photo.jpg', fileSize: bytes.length });
+      expect(hex.body).toMatchObject({
+        hash: sha224Bytes(bytes).toString('hex'),
+        encoding: 'hex',
+        fileName: 'photo.jpg',
+        fileSize: bytes.length,
+      });
       const b64 = await post(form(bytes, { outputFormat: 'base64' }));
-      expect(b64.body).toMatchObject({ hash: sha224(bytes).toString('base64'), encoding: 'base64' });
+      expect(b64.body).toMatchObject({ hash: sha224Bytes(bytes).toString('base64'), encoding: 'base64' });
     });
 
     it('refuses a missing file field and a bad outputFormat with 400', async () => {
@@ -149,7 +158,7 @@ describe('/v1 Set A', () => {
 
     it("takes up to the plan's v1 file size and answers 413 FILE_TOO_LARGE past it", async () => {
       const free = await s.newKey({ plan: 'free' });
-      const fh = { authorization: `Bearer ${free.secret}` };
+      const fh = { authorization: `Bearer ${free}` };
       const limit = 5 * 1024 * 1024;
       const ok = await post(form(Buffer.alloc(limit, 1)), fh);
       expect(ok.status).toBe(200);
@@ -163,10 +172,14 @@ describe('/v1 Set A', () => {
 
   describe('GET /v1/usage', () => {
     it('counts each accepted request of the day, across generations', async () => {
-      const { secret } = await s.newKey({ plan: 'basic' });
+      const secret = await s.newKey({ plan: 'basic' });
       const k = { authorization: `Bearer ${secret}` };
       const first = await getJson(`${s.url}/v1/usage`, k);
-      expect(first.body.account).toMatchObject({ tier: 'Developer', quota: { daily: 10000, used: 1, remaining: 9999 }, rateLimit: { requestsPerSecond: 20, maxFileSize: 25 * 1024 * 1024 } });
+      expect(first.body.account).toMatchObject({
+        tier: 'Developer',
+        quota: { daily: 10000, used: 1, remaining: 9999 },
+        rateLimit: { requestsPerSecond: 20, maxFileSize: 25 * 1024 * 1024 },
+      });
       await postJson(`${s.url}/v1/hash`, { data: 'a' }, k);
       await postJson(`${s.url}/v1/hash/text`, { text: 'a' }, k);
       await postJson(`${s.url}/v2/hash`, { data: 'a' }, { 'x-api-key': secret });
@@ -175,7 +188,7 @@ describe('/v1 Set A', () => {
     });
 
     it("reports a development key's own rate", async () => {
-      const { secret } = await s.newKey({ plan: 'basic', type: 'development' });
+      const secret = await s.newKey({ plan: 'basic', type: 'development' });
       const r = await getJson(`${s.url}/v1/usage`, { authorization: `Bearer ${secret}` });
       expect(r.body.account.rateLimit.requestsPerSecond).toBe(4);
     });

@@ -1,26 +1,21 @@
 /** v1 Set B behaviour (SPEC "v1 Set B"): text/file hashing, verification, batch, compare, status. */
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import { getJson, postJson } from '../helpers/api-server.js';
+import { ONE_NODE_CLUSTER, startTarget, TARGETS, type Target } from '../helpers/targets.js';
+import { SHA224_ABC as ABC, sha224Hex } from '../helpers/digests.js';
+import { fileForm } from '../helpers/multipart.js';
+import { waitFor } from '../helpers/wait.js';
 
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
-const sha224Hex = (b: Buffer | string) => createHash('sha224').update(b).digest('hex');
 const invalid = (message: string, field: string) => ({ error: { code: 'INVALID_INPUT', message, details: { info: `field: ${field}` } } });
 
-function form(bytes: Buffer | string, fields: Record<string, string> = {}, field = 'file'): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  f.append(field, new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), 'data.bin');
-  return f;
-}
+const form = (bytes: Buffer | string, fields: Record<string, string> = {}): FormData => fileForm(bytes, { fields, filename: 'data.bin' });
 
-describe('/v1 Set B', () => {
-  let s: TestServer;
+describe.each(TARGETS)('/v1 Set B on %s', (target) => {
+  let s: Target;
   let h: Record<string, string>;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTarget(target, {}, ONE_NODE_CLUSTER);
     h = { authorization: `Bearer ${s.keys.production}` };
   });
   afterAll(() => s.close());
@@ -30,13 +25,7 @@ describe('/v1 Set B', () => {
     return { status: res.status, body: await res.json() };
   };
 
-  function blobFiles(): string[] {
-    try {
-      return readdirSync(path.join(s.config.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
-    } catch {
-      return [];
-    }
-  }
+  const blobFiles = (): string[] => s.storedBlobs();
 
   describe('POST /v1/hash/text', () => {
     it.each([
@@ -81,7 +70,7 @@ describe('/v1 Set B', () => {
         expect(r.status).toBe(400);
         expect(r.body).toEqual(invalid(message!, 'chunk_size'));
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => blobFiles().length === 0, { what: 'the refused upload to be deleted' });
       expect(blobFiles()).toEqual([]);
     });
   });
@@ -117,7 +106,7 @@ describe('/v1 Set B', () => {
       const r = await postForm('/v1/verify/file', form('abc'));
       expect(r.status).toBe(400);
       expect(r.body).toEqual(invalid('The hash parameter is required', 'hash'));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitFor(() => blobFiles().length === 0, { what: 'the refused upload to be deleted' });
       expect(blobFiles()).toEqual([]);
     });
   });
@@ -141,7 +130,9 @@ describe('/v1 Set B', () => {
       expect(ok.body.results[999]).toEqual({ id: '999', hash: sha224Hex('item 999'), input_length: 8 });
       const over = await postJson(`${s.url}/v1/batch/hash`, { items: [...items, { text: 'one more' }] }, h);
       expect(over.body).toEqual(invalid('items may hold at most 1000 entries', 'items'));
-      expect((await postJson(`${s.url}/v1/batch/hash`, { items: [] }, h)).body).toEqual(invalid('items must hold at least one entry', 'items'));
+      expect((await postJson(`${s.url}/v1/batch/hash`, { items: [] }, h)).body).toEqual(
+        invalid('items must hold at least one entry', 'items'),
+      );
       expect((await postJson(`${s.url}/v1/batch/hash`, {}, h)).body).toEqual(invalid('The items parameter is required', 'items'));
     });
 
@@ -153,7 +144,16 @@ describe('/v1 Set B', () => {
     });
 
     it('POST /v1/batch/verify reports each item', async () => {
-      const r = await postJson(`${s.url}/v1/batch/verify`, { items: [{ id: 'good', text: 'abc', hash: ABC.toUpperCase() }, { text: 'abd', hash: ABC }] }, h);
+      const r = await postJson(
+        `${s.url}/v1/batch/verify`,
+        {
+          items: [
+            { id: 'good', text: 'abc', hash: ABC.toUpperCase() },
+            { text: 'abd', hash: ABC },
+          ],
+        },
+        h,
+      );
       expect(r.body).toMatchObject({
         results: [
           { id: 'good', valid: true, expected: ABC.toUpperCase(), computed: ABC },
@@ -190,7 +190,7 @@ describe('/v1 Set B', () => {
 
   describe('GET /v1/status', () => {
     it('reports the Set B minute window, live, and the day count', async () => {
-      const { secret } = await s.newKey({ plan: 'pro' });
+      const secret = await s.newKey({ plan: 'pro' });
       const k = { authorization: `Bearer ${secret}` };
       const first = await getJson(`${s.url}/v1/status`, k);
       await postJson(`${s.url}/v1/hash/text`, { text: 'a' }, k);
@@ -200,7 +200,8 @@ describe('/v1 Set B', () => {
       expect(first.body.rate_limit.limit).toBe(300);
       expect(second.body.account.requests_today).toBe(first.body.account.requests_today + 3);
       // Same minute (almost always): two more Set B requests used; a new minute resets it.
-      if (second.body.rate_limit.reset === first.body.rate_limit.reset) expect(second.body.rate_limit.remaining).toBe(first.body.rate_limit.remaining - 2);
+      if (second.body.rate_limit.reset === first.body.rate_limit.reset)
+        expect(second.body.rate_limit.remaining).toBe(first.body.rate_limit.remaining - 2);
     });
 
     it('reports -1 for an unlimited daily quota, and is open to read-only keys', async () => {

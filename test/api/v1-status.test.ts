@@ -1,6 +1,6 @@
 /** Set B status `status`: operational while store, queue and blob store answer; degraded otherwise. */
 import { describe, expect, it } from 'vitest';
-import { serviceStatus } from '../../api/v1/service-status.js';
+import { serviceStatus } from '../../api/operations/service-status.js';
 
 const ok = { ping: () => Promise.resolve() };
 const down = { ping: () => Promise.reject(new Error('connection refused')) };

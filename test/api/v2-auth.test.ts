@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../shared/keys/api-keys.js';
 import { getJson, postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
-
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
+import { SHA224_ABC as ABC } from '../helpers/digests.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('/v2 authentication and permissions', () => {
   let s: TestServer;
@@ -14,7 +14,11 @@ describe('/v2 authentication and permissions', () => {
   const hash = (headers: Record<string, string>, query = '') => postJson(`${s.url}/v2/hash${query}`, { data: 'abc' }, headers);
 
   it('accepts X-API-Key, the api_key query parameter and Authorization: Bearer', async () => {
-    for (const r of [await hash({ 'x-api-key': s.keys.production }), await hash({}, `?api_key=${s.keys.production}`), await hash({ authorization: `Bearer ${s.keys.production}` })]) {
+    for (const r of [
+      await hash({ 'x-api-key': s.keys.production }),
+      await hash({}, `?api_key=${s.keys.production}`),
+      await hash({ authorization: `Bearer ${s.keys.production}` }),
+    ]) {
       expect(r.status).toBe(200);
       expect(r.body.hash).toBe(ABC);
     }
@@ -48,9 +52,12 @@ describe('/v2 authentication and permissions', () => {
   });
 
   it('answers an expired key with 401 EXPIRED_KEY', async () => {
-    const { secret, id } = await s.newKey({ expiresAt: new Date(Date.now() + 400) });
+    const expiresAt = new Date(Date.now() + 400);
+    const { secret, id } = await s.newKey({ expiresAt });
     expect((await hash({ 'x-api-key': secret })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500));
+    // The event is the clock passing the expiry; the first request after it must be refused,
+    // though the key's verdict was cached a moment ago.
+    await waitFor(() => Date.now() > expiresAt.getTime(), { what: 'the expiry time' });
     const r = await hash({ 'x-api-key': secret });
     expect(r.status).toBe(401);
     expect(r.body.error).toEqual({ code: 'EXPIRED_KEY', message: 'API key has expired', details: '' });
@@ -79,7 +86,9 @@ describe('/v2 authentication and permissions', () => {
     });
 
     it('are refused (403) from another origin or with no Origin, without CORS headers', async () => {
-      for (const headers of [{ origin: 'https://evil.example.net' }, { origin: 'https://example.org' }, {}] as Array<Record<string, string>>) {
+      for (const headers of [{ origin: 'https://evil.example.net' }, { origin: 'https://example.org' }, {}] as Array<
+        Record<string, string>
+      >) {
         const r = await hash({ 'x-api-key': s.keys.client, ...headers });
         expect(r.status).toBe(403);
         expect(r.body.error.code).toBe('FORBIDDEN');
@@ -96,12 +105,28 @@ describe('/v2 authentication and permissions', () => {
     });
 
     it('preflight answers allowed origins and no others', async () => {
-      const ok = await fetch(`${s.url}/v2/hash`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
+      const ok = await fetch(`${s.url}/v2/hash`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+      });
       expect(ok.status).toBe(204);
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
       expect(ok.headers.get('access-control-allow-headers')).toContain('X-API-Key');
-      const no = await fetch(`${s.url}/v2/hash`, { method: 'OPTIONS', headers: { origin: 'https://evil.example.net', 'access-control-request-method': 'POST' } });
+      const no = await fetch(`${s.url}/v2/hash`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example.net', 'access-control-request-method': 'POST' },
+      });
       expect(no.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it("a refused credential's 401 is readable by the page that sent it (a revoked client key can be reported)", async () => {
+      const r = await hash({ 'x-api-key': 's224_' + 'x'.repeat(38), origin: 'https://app.example.com' });
+      expect(r.status).toBe(401);
+      expect(r.body.error.code).toBe('UNAUTHORIZED');
+      expect(r.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(r.headers.get('access-control-allow-credentials')).toBeNull();
+      const bad = await hash({ 'x-api-key': 's224_' + 'x'.repeat(38), origin: 'https://app.example.com\\@evil.example' });
+      expect(bad.headers.get('access-control-allow-origin')).toBeNull();
     });
 
     it('secret keys get no CORS headers, so a page cannot read their responses', async () => {
@@ -123,7 +148,11 @@ describe('/v2 authentication and permissions', () => {
       await hash({ 'x-api-key': s.keys.production, 'x-request-id': 'log-probe-1' });
       await hash({}, `?api_key=${s.keys.production}&x=1`);
       await hash({ authorization: `Bearer ${s.keys.development}` });
-      const lines = s.logs().trim().split('\n').map((l) => JSON.parse(l));
+      const lines = s
+        .logs()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const probe = lines.filter((l) => l.requestId === 'log-probe-1');
       expect(probe).toHaveLength(1);
       expect(probe[0]).toMatchObject({ method: 'POST', path: '/v2/hash', route: '/v2/hash', status: 200 });

@@ -1,10 +1,9 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from '../helpers/api-server.js';
 import { startTarget, TARGETS, type Target } from '../helpers/targets.js';
+import { SHA224_ABC as ABC, sha224Bytes } from '../helpers/digests.js';
 
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
-const sha224 = (b: Buffer | string) => createHash('sha224').update(b).digest();
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
@@ -35,7 +34,7 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
       ['hex', '', Buffer.alloc(0)],
     ])('decodes %s input %j', async (encoding, data, bytes) => {
       const r = await postJson(`${s.url}/v2/hash`, { data, encoding }, h);
-      expect(r.body.hash).toBe(sha224(bytes).toString('hex'));
+      expect(r.body.hash).toBe(sha224Bytes(bytes).toString('hex'));
     });
 
     it.each([
@@ -44,7 +43,7 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
       ['binary', 'base64', (d: Buffer) => d.toString('base64')],
     ])('output %s is encoded as %s', async (output, encoding, fmt) => {
       const r = await postJson(`${s.url}/v2/hash`, { data: 'abc', output }, h);
-      expect(r.body).toMatchObject({ hash: fmt(sha224('abc')), encoding });
+      expect(r.body).toMatchObject({ hash: fmt(sha224Bytes('abc')), encoding });
     });
 
     it.each([
@@ -86,9 +85,15 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
     });
 
     it('answers valid:false for another digest', async () => {
-      const other = sha224('abd').toString('hex');
+      const other = sha224Bytes('abd').toString('hex');
       const r = await postJson(`${s.url}/v2/verify`, { data: 'abc', hash: other }, h);
-      expect(r.body).toEqual({ success: true, valid: false, message: 'Hash does not match the data', expected_hash: ABC, provided_hash: other });
+      expect(r.body).toEqual({
+        success: true,
+        valid: false,
+        message: 'Hash does not match the data',
+        expected_hash: ABC,
+        provided_hash: other,
+      });
     });
 
     it.each([
@@ -113,7 +118,12 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
         const r = await postJson(`${s.url}/v2/hmac`, { data: 'message', key, key_encoding }, h);
         expect(r.status).toBe(200);
         expect(Object.keys(r.body).sort()).toEqual(['algorithm', 'encoding', 'hmac', 'processing_time_ms', 'success', 'timestamp']);
-        expect(r.body).toMatchObject({ success: true, algorithm: 'HMAC-SHA-224', encoding: 'hex', hmac: createHmac('sha224', keyBytes).update('message').digest('hex') });
+        expect(r.body).toMatchObject({
+          success: true,
+          algorithm: 'HMAC-SHA-224',
+          encoding: 'hex',
+          hmac: createHmac('sha224', keyBytes).update('message').digest('hex'),
+        });
       }
     });
 
@@ -121,7 +131,11 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
       const missing = await postJson(`${s.url}/v2/hmac`, { data: 'm' }, h);
       expect(missing.body.error).toEqual({ code: 'INVALID_INPUT', message: 'The key parameter is required', details: 'field: key' });
       const bad = await postJson(`${s.url}/v2/hmac`, { data: 'm', key: 'xyz', key_encoding: 'hex' }, h);
-      expect(bad.body.error).toEqual({ code: 'INVALID_INPUT', message: 'key is not valid hex (even number of 0-9a-f characters)', details: 'field: key' });
+      expect(bad.body.error).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'key is not valid hex (even number of 0-9a-f characters)',
+        details: 'field: key',
+      });
     });
   });
 
@@ -131,15 +145,29 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
       const r = await postJson(`${s.url}/v2/batch`, { items }, h);
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ success: true, count: 1000, algorithm: 'SHA-224', encoding: 'hex' });
-      expect(r.body.results).toEqual(items.map((it) => ({ id: it.id, hash: sha224(it.data).toString('hex') })));
+      expect(r.body.results).toEqual(items.map((it) => ({ id: it.id, hash: sha224Bytes(it.data).toString('hex') })));
     });
 
     it.each([
       [{}, 'The items parameter is required', 'field: items'],
       [{ items: [] }, 'items must hold at least one entry', 'field: items'],
-      [{ items: Array.from({ length: 1001 }, (_, i) => ({ id: String(i), data: 'x' })) }, 'items may hold at most 1000 entries', 'field: items'],
+      [
+        { items: Array.from({ length: 1001 }, (_, i) => ({ id: String(i), data: 'x' })) },
+        'items may hold at most 1000 entries',
+        'field: items',
+      ],
       [{ items: [{ id: 'a', data: 'x' }, { data: 'y' }] }, 'The id parameter is required', 'field: items[1].id'],
-      [{ items: [{ id: 'a', data: 'x' }, { id: 'b', data: 'q' }], encoding: 'hex' }, 'items[0].data is not valid hex (even number of 0-9a-f characters)', 'field: items[0].data'],
+      [
+        {
+          items: [
+            { id: 'a', data: 'x' },
+            { id: 'b', data: 'q' },
+          ],
+          encoding: 'hex',
+        },
+        'items[0].data is not valid hex (even number of 0-9a-f characters)',
+        'field: items[0].data',
+      ],
       [{ items: [{ id: 'a', data: 'x' }], parallel: 'yes' }, 'parallel must be a boolean', 'field: parallel'],
     ])('refuses %#', async (body, message, details) => {
       const r = await postJson(`${s.url}/v2/batch`, body, h);
@@ -152,16 +180,24 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
     it('answers unknown endpoints with a JSON 404 in the v2 envelope', async () => {
       const res = await fetch(`${s.url}/v2/nope`, { headers: h });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'Resource or endpoint does not exist', details: 'no endpoint GET /v2/nope' } });
+      expect(await res.json()).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: 'Resource or endpoint does not exist', details: 'no endpoint GET /v2/nope' },
+      });
       const root = await fetch(`${s.url}/elsewhere`);
       expect(root.status).toBe(404);
       expect((await root.json()).error.code).toBe('NOT_FOUND');
     });
 
     it('serves an OpenAPI 3.1 document generated from the validating schemas', async () => {
-      const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties: Record<string, { enum?: string[] }> }> } };
+      const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as {
+        openapi: string;
+        paths: Record<string, Record<string, unknown>>;
+        components: { schemas: Record<string, { required?: string[]; properties: Record<string, { enum?: string[] }> }> };
+      };
       expect(doc.openapi).toBe('3.1.0');
-      for (const path of ['/v2/hash', '/v2/verify', '/v2/hmac', '/v2/batch', '/v2/file', '/v2/stream']) expect(Object.keys(doc.paths[path] ?? {})).toEqual(['post']);
+      for (const path of ['/v2/hash', '/v2/verify', '/v2/hmac', '/v2/batch', '/v2/file', '/v2/stream'])
+        expect(Object.keys(doc.paths[path] ?? {})).toEqual(['post']);
       expect(Object.keys(doc.paths['/v2/jobs/{id}'] ?? {})).toEqual(['get']);
       const hash = doc.components.schemas.HashRequest!;
       expect(hash.required).toEqual(['data']);

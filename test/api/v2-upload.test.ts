@@ -1,18 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../helpers/api-server.js';
+import { sha224Base64, sha224Hex } from '../helpers/digests.js';
+import { fileForm } from '../helpers/multipart.js';
 import { startTarget, TARGETS, type Target } from '../helpers/targets.js';
-
-const sha224Hex = (b: Buffer) => createHash('sha224').update(b).digest('hex');
+import { waitFor } from '../helpers/wait.js';
 
 function blobFiles(s: Target): string[] {
   return s.storedBlobs();
 }
 
-async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-}
+/** Uploads are deleted once answered, a moment after the response. */
+const blobsDeleted = (s: Target): Promise<true> => waitFor(() => blobFiles(s).length === 0, { what: "the upload's blob to be deleted" });
 
 describe.each(TARGETS)('/v2 uploads on %s', (target) => {
   let s: Target;
@@ -23,12 +22,8 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
   });
   afterAll(() => s.close());
 
-  function form(bytes: Buffer, fields: Record<string, string> = {}, fileField = 'file'): FormData {
-    const f = new FormData();
-    for (const [k, v] of Object.entries(fields)) f.append(k, v);
-    f.append(fileField, new Blob([new Uint8Array(bytes)]), 'report.bin');
-    return f;
-  }
+  const form = (bytes: Buffer, fields: Record<string, string> = {}, field = 'file'): FormData =>
+    fileForm(bytes, { fields, field, filename: 'report.bin' });
 
   describe('POST /v2/file', () => {
     it('hashes a multipart file and reports its name, size and chunk size', async () => {
@@ -36,23 +31,40 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(bytes, { chunk_size: '65536' }) });
       const body = await res.json();
       expect(res.status).toBe(200);
-      expect(body).toMatchObject({ success: true, hash: sha224Hex(bytes), algorithm: 'SHA-224', encoding: 'hex', filename: 'report.bin', size: bytes.length, chunk_size: 65536 });
+      expect(body).toMatchObject({
+        success: true,
+        hash: sha224Hex(bytes),
+        algorithm: 'SHA-224',
+        encoding: 'hex',
+        filename: 'report.bin',
+        size: bytes.length,
+        chunk_size: 65536,
+      });
       expect(Number.isInteger(body.processing_time_ms)).toBe(true);
-      await until(() => blobFiles(s).length === 0);
+      await blobsDeleted(s);
       expect(blobFiles(s)).toEqual([]);
     });
 
     it('defaults chunk_size to 1 MiB and honours output', async () => {
       const bytes = Buffer.from('hello');
       const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(bytes, { output: 'base64' }) });
-      expect(await res.json()).toMatchObject({ hash: createHash('sha224').update(bytes).digest('base64'), encoding: 'base64', chunk_size: 1048576, size: 5 });
+      expect(await res.json()).toMatchObject({
+        hash: sha224Base64(bytes),
+        encoding: 'base64',
+        chunk_size: 1048576,
+        size: 5,
+      });
     });
 
     it('refuses a multipart without a file field with 400 naming it, and keeps nothing', async () => {
       const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(Buffer.from('x'), {}, 'upload') });
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toEqual({ code: 'INVALID_INPUT', message: 'multipart field "file" (a file) is required', details: 'field: file' });
-      await until(() => blobFiles(s).length === 0);
+      expect((await res.json()).error).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'multipart field "file" (a file) is required',
+        details: 'field: file',
+      });
+      await blobsDeleted(s);
       expect(blobFiles(s)).toEqual([]);
     });
 
@@ -66,7 +78,7 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(Buffer.from('x'), { chunk_size: 'big' }) });
       expect(res.status).toBe(400);
       expect((await res.json()).error).toMatchObject({ code: 'INVALID_INPUT', details: 'field: chunk_size' });
-      await until(() => blobFiles(s).length === 0);
+      await blobsDeleted(s);
       expect(blobFiles(s)).toEqual([]);
     });
 
@@ -74,7 +86,7 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       const res = await fetch(`${s.url}/v2/file`, { method: 'POST', headers: h, body: form(randomBytes(2 * 1024 * 1024 + 1)) });
       expect(res.status).toBe(413);
       expect((await res.json()).error).toMatchObject({ code: 'FILE_TOO_LARGE', details: `maximum size is ${2 * 1024 * 1024} bytes` });
-      await until(() => blobFiles(s).length === 0);
+      await blobsDeleted(s);
       expect(blobFiles(s)).toEqual([]);
     });
   });
@@ -88,10 +100,21 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
           c.close();
         },
       });
-      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit);
+      const res = await fetch(`${s.url}/v2/stream`, {
+        method: 'POST',
+        headers: { ...h, 'content-type': 'application/octet-stream' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
       const json = await res.json();
       expect(res.status).toBe(200);
-      expect(json).toMatchObject({ success: true, hash: sha224Hex(Buffer.concat(parts)), algorithm: 'SHA-224', encoding: 'hex', size: 1_600_004 });
+      expect(json).toMatchObject({
+        success: true,
+        hash: sha224Hex(Buffer.concat(parts)),
+        algorithm: 'SHA-224',
+        encoding: 'hex',
+        size: 1_600_004,
+      });
     });
 
     it('refuses another content type with 415', async () => {
@@ -109,19 +132,28 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
           c.enqueue(new Uint8Array(1024 * 1024));
         },
       });
-      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body, duplex: 'half' } as RequestInit).catch((e: unknown) => e);
+      const res = await fetch(`${s.url}/v2/stream`, {
+        method: 'POST',
+        headers: { ...h, 'content-type': 'application/octet-stream' },
+        body,
+        duplex: 'half',
+      } as RequestInit).catch((e: unknown) => e);
       // The server answers and closes; the client stops well before its 64 MiB.
       if (res instanceof Response) {
         expect(res.status).toBe(413);
         expect((await res.json()).error.code).toBe('FILE_TOO_LARGE');
       }
       expect(sent).toBeLessThan(64 * 1024 * 1024);
-      await until(() => blobFiles(s).length === 0);
+      await blobsDeleted(s);
       expect(blobFiles(s)).toEqual([]);
     });
 
     it('refuses a declared Content-Length over the limit before reading', async () => {
-      const res = await fetch(`${s.url}/v2/stream`, { method: 'POST', headers: { ...h, 'content-type': 'application/octet-stream' }, body: Buffer.alloc(3 * 1024 * 1024 + 1) });
+      const res = await fetch(`${s.url}/v2/stream`, {
+        method: 'POST',
+        headers: { ...h, 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(3 * 1024 * 1024 + 1),
+      });
       expect(res.status).toBe(413);
     });
   });
@@ -133,14 +165,23 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       expect(res.status).toBe(202);
       const accepted = await res.json();
       expect(accepted).toEqual({ success: true, job_id: expect.any(String), status: 'queued', status_url: `/v2/jobs/${accepted.job_id}` });
-      let job: any;
-      for (let i = 0; i < 50; i++) {
-        job = await getJson(`${s.url}${accepted.status_url}`, h);
-        if (job.body.status === 'completed') break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const job = await waitFor(
+        async () => {
+          const polled = await getJson(`${s.url}${accepted.status_url}`, h);
+          return polled.body.status === 'completed' && polled;
+        },
+        { what: 'the job to complete' },
+      );
       expect(job.status).toBe(200);
-      expect(job.body).toMatchObject({ success: true, job_id: accepted.job_id, status: 'completed', hash: sha224Hex(bytes), filename: 'report.bin', size: 100_000, algorithm: 'SHA-224' });
+      expect(job.body).toMatchObject({
+        success: true,
+        job_id: accepted.job_id,
+        status: 'completed',
+        hash: sha224Hex(bytes),
+        filename: 'report.bin',
+        size: 100_000,
+        algorithm: 'SHA-224',
+      });
     });
 
     it('an Idempotency-Key returns the existing job', async () => {
@@ -153,13 +194,19 @@ describe.each(TARGETS)('/v2 uploads on %s', (target) => {
       expect(first.headers.get('idempotent-replayed')).toBeNull();
       expect(second.headers.get('idempotent-replayed')).toBe('true');
       // Once the first job has finished, a replay says so instead of "queued".
-      for (let i = 0; i < 100 && (await getJson(`${s.url}/v2/jobs/${a.job_id}`, h)).body.status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(async () => (await getJson(`${s.url}/v2/jobs/${a.job_id}`, h)).body.status === 'completed', {
+        what: 'the first job to complete',
+      });
       const third = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers, body });
       expect(await third.json()).toMatchObject({ job_id: a.job_id, status: 'completed' });
     });
 
-    it("another account cannot read a job (404), nor can anyone read an unknown id", async () => {
-      const res = await fetch(`${s.url}/v2/batch?async=true`, { method: 'POST', headers: h, body: JSON.stringify({ items: [{ id: 'a', data: 'x' }] }) });
+    it('another account cannot read a job (404), nor can anyone read an unknown id', async () => {
+      const res = await fetch(`${s.url}/v2/batch?async=true`, {
+        method: 'POST',
+        headers: h,
+        body: JSON.stringify({ items: [{ id: 'a', data: 'x' }] }),
+      });
       const { job_id } = await res.json();
       const other = await s.newKey({ plan: 'pro' });
       // Read through the other API node where there is one: any node serves any job.

@@ -1,11 +1,7 @@
 /** Real clients for the realtime tests: `ws` for /v2/ws, socket.io-client for namespace /v2. */
-import { createHash } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { WebSocket, type ClientOptions } from 'ws';
-
-export function sha224(data: Buffer | string, output: 'hex' | 'base64' = 'hex'): string {
-  return createHash('sha224').update(data).digest(output);
-}
+import { waitFor } from '../helpers/wait.js';
 
 export function wsUrl(httpUrl: string, apiKey?: string): string {
   const url = new URL('/v2/ws', httpUrl.replace(/^http/, 'ws'));
@@ -113,11 +109,31 @@ export async function refusedUpgrade(url: string, options: ClientOptions = {}): 
   throw new Error('the upgrade was accepted');
 }
 
+/** A closed connection frees its slot once the server has seen the close, not when close() resolves. */
+const SLOT_FREED_WITHIN_MS = 10_000;
+
+/** Opens /v2/ws, retrying while the upgrade is refused with 429 (the plan's connections are in use); any other refusal fails. */
+export function openWhenSlotFree(url: string, options: ClientOptions = {}): Promise<WsClient> {
+  return waitFor(
+    () =>
+      WsClient.open(url, options).catch((err: unknown) => {
+        if ((err as Partial<Refusal>).status === 429) return undefined;
+        throw err;
+      }),
+    { timeoutMs: SLOT_FREED_WITHIN_MS, what: 'a free /v2/ws connection slot' },
+  );
+}
+
 /**
  * Pipeline `count` hash messages with at most `window` unanswered; resolves with every reply in
  * request order. `make(i)` builds message i (its id is set here).
  */
-export async function pipeline(client: WsClient, count: number, window: number, make: (i: number) => Record<string, unknown>): Promise<any[]> {
+export async function pipeline(
+  client: WsClient,
+  count: number,
+  window: number,
+  make: (i: number) => Record<string, unknown>,
+): Promise<any[]> {
   const replies = new Array<any>(count);
   let next = 0;
   await new Promise<void>((resolve, reject) => {
@@ -140,7 +156,11 @@ export async function pipeline(client: WsClient, count: number, window: number, 
 }
 
 /** A connected socket.io client on namespace /v2, or the connect_error's data. */
-export function connectSocketIo(httpUrl: string, auth: Record<string, string> = {}, extra: { query?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Socket> {
+export function connectSocketIo(
+  httpUrl: string,
+  auth: Record<string, string> = {},
+  extra: { query?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = io(`${httpUrl}/v2`, {
       path: '/socket.io',
@@ -160,8 +180,18 @@ export function connectSocketIo(httpUrl: string, auth: Record<string, string> = 
   });
 }
 
+/** Connects to socket.io /v2, retrying while refused with TOO_MANY_CONNECTIONS; any other refusal fails. */
+export function connectSocketIoWhenSlotFree(httpUrl: string, auth: Record<string, string>): Promise<Socket> {
+  return waitFor(
+    () =>
+      connectSocketIo(httpUrl, auth).catch((err: unknown) => {
+        if ((err as { data?: { error?: { code?: unknown } } }).data?.error?.code === 'TOO_MANY_CONNECTIONS') return undefined;
+        throw err;
+      }),
+    { timeoutMs: SLOT_FREED_WITHIN_MS, what: 'a free socket.io connection slot' },
+  );
+}
+
 export function emitWithAck(socket: Socket, event: string, payload: unknown, timeoutMs = 10_000): Promise<any> {
   return socket.timeout(timeoutMs).emitWithAck(event, payload);
 }
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

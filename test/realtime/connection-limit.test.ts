@@ -7,7 +7,7 @@ import { resolveRealtimeOptions } from '../../api/realtime/options.js';
 import { createLogger } from '../../shared/log.js';
 import { namespacedRedisKey, wsConnectionsRedisKey } from '../../shared/naming.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from '../queue/redis-helpers.js';
-import { sleep } from './clients.js';
+import { stallFor } from '../helpers/wait.js';
 
 const logger = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
 
@@ -35,7 +35,9 @@ describe('RedisConnectionRegistry', () => {
   const prefix = freshPrefix();
   const open: ConnectionRegistry[] = [];
   let redis: Redis;
-  const make = (heartbeatMs = 100, staleMs = 400): RedisConnectionRegistry => {
+  const HEARTBEAT_MS = 100;
+  const STALE_MS = 400;
+  const make = (heartbeatMs = HEARTBEAT_MS, staleMs = STALE_MS): RedisConnectionRegistry => {
     const registry = new RedisConnectionRegistry({ url: SHARED_REDIS_URL, namespace: prefix, heartbeatMs, staleMs, logger });
     open.push(registry);
     return registry;
@@ -60,10 +62,11 @@ describe('RedisConnectionRegistry', () => {
     expect(await nodeB.acquire('acct-1', 1)).toBeDefined();
   });
 
-  it('heartbeats keep a live node\'s connections counted past the stale time', async () => {
+  it("heartbeats keep a live node's connections counted past the stale time", async () => {
     const [nodeA, nodeB] = [make(), make()];
     expect(await nodeA.acquire('acct-2', 1)).toBeDefined();
-    await sleep(1000); // 2.5 × staleMs
+    // The input: 2.5 stale times pass, in which only the heartbeats keep the connection counted.
+    await stallFor(2.5 * STALE_MS);
     expect(await nodeB.acquire('acct-2', 1)).toBeUndefined();
   });
 

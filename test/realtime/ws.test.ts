@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
-import { pipeline, refusedUpgrade, sha224, sleep, WsClient, wsUrl } from './clients.js';
+import { SHA224_ABC as ABC, sha224Base64, sha224Hex } from '../helpers/digests.js';
+import { holdsFor, stallFor, waitFor } from '../helpers/wait.js';
+import { openWhenSlotFree, pipeline, refusedUpgrade, WsClient, wsUrl } from './clients.js';
 
-const ABC = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('/v2/ws protocol (embedded)', () => {
@@ -28,14 +29,22 @@ describe('/v2/ws protocol (embedded)', () => {
 
   it('answers {id, success, hash, timestamp} with the /v2/hash fields', async () => {
     const reply = await client.request({ action: 'hash', id: 'a1', data: 'abc' });
-    expect(reply).toEqual({ id: 'a1', success: true, hash: ABC, algorithm: 'SHA-224', encoding: 'hex', timestamp: expect.stringMatching(ISO_MS), processing_time_ms: expect.any(Number) });
+    expect(reply).toEqual({
+      id: 'a1',
+      success: true,
+      hash: ABC,
+      algorithm: 'SHA-224',
+      encoding: 'hex',
+      timestamp: expect.stringMatching(ISO_MS),
+      processing_time_ms: expect.any(Number),
+    });
   });
 
   it('honours options.encoding and options.output as /v2/hash does (binary → base64)', async () => {
     const bytes = Buffer.from([0, 1, 2, 255]);
     const cases = [
-      [{ encoding: 'hex', output: 'hex' }, bytes.toString('hex'), sha224(bytes), 'hex'],
-      [{ encoding: 'base64', output: 'base64' }, bytes.toString('base64'), sha224(bytes, 'base64'), 'base64'],
+      [{ encoding: 'hex', output: 'hex' }, bytes.toString('hex'), sha224Hex(bytes), 'hex'],
+      [{ encoding: 'base64', output: 'base64' }, bytes.toString('base64'), sha224Base64(bytes), 'base64'],
       [{ encoding: 'utf8', output: 'binary' }, 'abc', Buffer.from(ABC, 'hex').toString('base64'), 'base64'],
     ] as const;
     for (const [options, data, hash, encoding] of cases) {
@@ -59,7 +68,7 @@ describe('/v2/ws protocol (embedded)', () => {
     replies.forEach((reply, i) => {
       const encoding = encodings[i % 3]!;
       const bytes = encoding === 'utf8' ? Buffer.from(inputs[i]!.toString('hex')) : inputs[i]!;
-      const expected = outputs[(i >> 2) % 3] === 'hex' ? sha224(bytes) : sha224(bytes, 'base64');
+      const expected = outputs[(i >> 2) % 3] === 'hex' ? sha224Hex(bytes) : sha224Base64(bytes);
       if (reply.id !== `m${i}` || reply.success !== true || reply.hash !== expected) wrong += 1;
     });
     expect(wrong).toBe(0);
@@ -72,7 +81,7 @@ describe('/v2/ws protocol (embedded)', () => {
     for (let i = 0; i < 5; i++) client.send({ action: 'hash', id: `small${i}`, data: String(i) });
     const replies = (await client.waitForReplies(start + 6)).slice(start);
     expect(replies.map((r) => r.id)).toContain('big');
-    expect(replies.find((r) => r.id === 'big').hash).toBe(sha224(big));
+    expect(replies.find((r) => r.id === 'big').hash).toBe(sha224Hex(big));
     expect(replies[replies.length - 1].id).toBe('big');
   });
 
@@ -81,9 +90,21 @@ describe('/v2/ws protocol (embedded)', () => {
     ['a JSON array', '[1,2]', null, 'INVALID_INPUT', 'Message must be a JSON object'],
     ['an unknown action', { action: 'verify', id: 'u1', data: 'abc' }, 'u1', 'INVALID_INPUT', 'Unknown action "verify"; supported: hash'],
     ['no action', { id: 'u2', data: 'abc' }, 'u2', 'INVALID_INPUT', 'The action parameter is required; supported: hash'],
-    ['bad hex', { action: 'hash', id: 'h1', data: 'zz', options: { encoding: 'hex' } }, 'h1', 'INVALID_INPUT', 'data is not valid hex (even number of 0-9a-f characters)'],
+    [
+      'bad hex',
+      { action: 'hash', id: 'h1', data: 'zz', options: { encoding: 'hex' } },
+      'h1',
+      'INVALID_INPUT',
+      'data is not valid hex (even number of 0-9a-f characters)',
+    ],
     ['missing data', { action: 'hash', id: 'd1' }, 'd1', 'INVALID_INPUT', 'The data parameter is required'],
-    ['an unknown output', { action: 'hash', id: 'p1', data: 'a', options: { output: 'hexx' } }, 'p1', 'INVALID_INPUT', 'options.output must be one of hex, base64, binary'],
+    [
+      'an unknown output',
+      { action: 'hash', id: 'p1', data: 'a', options: { output: 'hexx' } },
+      'p1',
+      'INVALID_INPUT',
+      'options.output must be one of hex, base64, binary',
+    ],
     ['no id', { action: 'hash', data: 'abc' }, null, 'INVALID_INPUT', 'The id parameter is required'],
   ])('answers %s with an error and keeps the connection open', async (_name, message, id, code, text) => {
     const start = client.replies.length;
@@ -114,7 +135,10 @@ describe('/v2/ws upgrade: authentication, permission, Origin, connection limits 
     ['a well-formed unknown key', 's224_' + 'A'.repeat(38)],
   ])('refuses %s with 401 UNAUTHORIZED', async (_name, key) => {
     const r = await refusedUpgrade(wsUrl(s.url, key));
-    expect(r).toEqual({ status: 401, body: { success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key', details: expect.any(String) } } });
+    expect(r).toEqual({
+      status: 401,
+      body: { success: false, error: { code: 'UNAUTHORIZED', message: 'Invalid or missing API key', details: expect.any(String) } },
+    });
   });
 
   it('refuses two different api_key parameters with 401', async () => {
@@ -130,7 +154,9 @@ describe('/v2/ws upgrade: authentication, permission, Origin, connection limits 
 
   it('accepts a client key only from an allowed Origin', async () => {
     expect((await refusedUpgrade(wsUrl(s.url, s.keys.client))).status).toBe(403);
-    expect((await refusedUpgrade(wsUrl(s.url, s.keys.client), { origin: 'https://evil.example.net' })).body.error.details).toBe('client key used from a domain it does not allow');
+    expect((await refusedUpgrade(wsUrl(s.url, s.keys.client), { origin: 'https://evil.example.net' })).body.error.details).toBe(
+      'client key used from a domain it does not allow',
+    );
     const ok = await WsClient.open(wsUrl(s.url, s.keys.client), { origin: 'https://app.example.com' });
     expect((await ok.request({ action: 'hash', id: 'c', data: 'abc' })).hash).toBe(ABC);
     await ok.close();
@@ -147,11 +173,17 @@ describe('/v2/ws upgrade: authentication, permission, Origin, connection limits 
     const r = await refusedUpgrade(wsUrl(s.url, secret));
     expect(r).toEqual({
       status: 429,
-      body: { success: false, error: { code: 'TOO_MANY_CONNECTIONS', message: 'Too many concurrent connections', details: 'the free plan allows 1 concurrent WebSocket connections; close one before opening another' } },
+      body: {
+        success: false,
+        error: {
+          code: 'TOO_MANY_CONNECTIONS',
+          message: 'Too many concurrent connections',
+          details: 'the free plan allows 1 concurrent WebSocket connections; close one before opening another',
+        },
+      },
     });
     await first.close();
-    await sleep(50);
-    const again = await WsClient.open(wsUrl(s.url, secret));
+    const again = await openWhenSlotFree(wsUrl(s.url, secret));
     await again.close();
   });
 
@@ -171,9 +203,14 @@ describe('/v2/ws upgrade: authentication, permission, Origin, connection limits 
     // A burst may straddle one window boundary: at most 2 × 10 pass.
     expect(replies.length - limited.length).toBeLessThanOrEqual(20);
     expect(limited.length).toBeGreaterThanOrEqual(5);
-    expect(limited[0]).toMatchObject({ id: expect.stringMatching(/^r\d+$/), success: false, error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests', retry_after: 1 } });
+    expect(limited[0]).toMatchObject({
+      id: expect.stringMatching(/^r\d+$/),
+      success: false,
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests', retry_after: 1 },
+    });
     expect(limited[0].error.details).toMatch(/^rate limit of 10 requests per second exceeded/);
-    await sleep(1100);
+    // The input: a client that waits the retry_after it was given (plus a margin) is served again.
+    await stallFor(limited[0].error.retry_after * 1000 + 100);
     expect((await client.request({ action: 'hash', id: 'later', data: 'abc' })).success).toBe(true);
     await client.close();
   });
@@ -200,7 +237,10 @@ describe('/v2/ws daily quota is shared with HTTP (embedded)', () => {
     const replies = [];
     for (let i = 0; i < 5; i++) replies.push(await client.request({ action: 'hash', id: `q${i}`, data: 'abc' }));
     expect(replies.map((r) => r.success)).toEqual([true, true, true, true, false]);
-    expect(replies[4].error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: 'daily quota of 5 requests exceeded; it resets at 00:00 UTC' });
+    expect(replies[4].error).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      details: 'daily quota of 5 requests exceeded; it resets at 00:00 UTC',
+    });
     const http = await postJson(`${s.url}/v2/hash`, { data: 'abc' }, { 'x-api-key': secret });
     expect(http.status).toBe(429);
     await client.close();
@@ -211,7 +251,10 @@ describe('/v2/ws liveness and backpressure (embedded)', () => {
   let s: TestServer;
   beforeAll(async () => {
     // Every input through the job queue (4 at a time), so messages pile up in flight.
-    s = await startTestServer({ env: { INLINE_MAX_BYTES: '0' }, realtime: { pingIntervalMs: 200, maxInFlight: 32, sendHighWaterBytes: 64 * 1024 } });
+    s = await startTestServer({
+      env: { INLINE_MAX_BYTES: '0' },
+      realtime: { pingIntervalMs: 200, maxInFlight: 32, sendHighWaterBytes: 64 * 1024 },
+    });
   });
   afterAll(() => s.close());
 
@@ -230,13 +273,18 @@ describe('/v2/ws liveness and backpressure (embedded)', () => {
     const count = 3000;
     for (let i = 0; i < count; i++) client.send({ action: 'hash', id: `f${i}`, data: `flood ${i}` });
     const replies = await client.waitForReplies(count);
-    await sleep(100);
+    await holdsFor(() => replies.length === count, { forMs: 100, what: 'one reply per message (no duplicate)' });
     expect(replies).toHaveLength(count);
     expect(new Set(replies.map((r) => r.id)).size).toBe(count);
     const overloaded = replies.filter((r) => r.success === false);
     expect(overloaded.length).toBeGreaterThan(0);
-    for (const r of overloaded) expect(r.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 1, details: expect.stringContaining('in flight on this connection') });
-    for (const r of replies.filter((x) => x.success)) expect(r.hash).toBe(sha224(`flood ${r.id.slice(1)}`));
+    for (const r of overloaded)
+      expect(r.error).toMatchObject({
+        code: 'RATE_LIMIT_EXCEEDED',
+        retry_after: 1,
+        details: expect.stringContaining('in flight on this connection'),
+      });
+    for (const r of replies.filter((x) => x.success)) expect(r.hash).toBe(sha224Hex(`flood ${r.id.slice(1)}`));
     // Healthy afterwards, on this connection and on a new one.
     expect((await client.request({ action: 'hash', id: 'after', data: 'abc' })).hash).toBe(ABC);
     await client.close();
@@ -259,11 +307,10 @@ describe('/v2/ws send-side backpressure (embedded)', () => {
     const message = JSON.stringify({ action: 'hash', id: 'x', data: 'abc' });
     for (let i = 0; i < count; i++) client.ws.send(message);
     // Kernel buffers take a few MB of replies; then the server stops reading this connection.
-    const deadline = Date.now() + 20_000;
-    while (s.realtime!.stats().paused === 0 && Date.now() < deadline) await sleep(20);
+    await waitFor(() => s.realtime!.stats().paused > 0, { timeoutMs: 20_000, what: 'the server to stop reading' });
     expect(s.realtime!.stats().paused).toBe(1);
     const received = s.realtime!.stats().received;
-    await sleep(500);
+    await holdsFor(() => s.realtime!.stats().received === received, { forMs: 500, what: 'no message read while paused' });
     expect(s.realtime!.stats().received).toBe(received);
     expect(received).toBeLessThan(count);
     socket.resume();

@@ -1,0 +1,53 @@
+/**
+ * One route table per API generation: each route is declared once, and that declaration drives
+ * its Express registration, the 405 `Allow` list of its path and its OpenAPI operation
+ * (api/openapi-kit.ts documentRoutes). A handler is parse → operation → render: the schema
+ * checks and decodes (api/schemas/), the operation does the work (api/operations/), a typed
+ * renderer shapes the generation's body.
+ */
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Permission } from '../../shared/auth/principal.js';
+import type { ApiDeps } from '../deps.js';
+import type { RouteDoc } from '../openapi-kit.js';
+import { methodNotAllowed } from './guards.js';
+
+/** What a generation hands its routes. */
+export interface RouteContext {
+  deps: ApiDeps;
+  /** Require a caller, check a client key's Origin and `permission` (counted by the router). */
+  guard: (permission: Permission) => RequestHandler[];
+  /** The JSON body parser with the node's limits (api/http/json-body.ts). */
+  json: RequestHandler;
+}
+
+export interface Route {
+  method: 'get' | 'post';
+  /** Inside the generation's router, in Express syntax (`/jobs/:id`). */
+  path: string;
+  permission: Permission;
+  /** A JSON body is parsed before the handler; uploads read their own body. */
+  jsonBody?: boolean;
+  /** Refusals that need no body, run after the guard and before the body is read. */
+  before?: readonly RequestHandler[];
+  handle: (ctx: RouteContext, req: Request, res: Response) => Promise<void> | void;
+  /** Its OpenAPI operation; the path and the scope come from the route itself. */
+  doc: RouteDoc;
+}
+
+/** Register `routes` on `router`, then a 405 with `Allow` for every other method on their paths. */
+export function mountRoutes(router: Router, routes: readonly Route[], ctx: RouteContext): void {
+  for (const route of routes) {
+    const body = route.jsonBody === true ? [ctx.json] : [];
+    router[route.method](route.path, ...ctx.guard(route.permission), ...(route.before ?? []), ...body, (req, res) =>
+      route.handle(ctx, req, res),
+    );
+  }
+  for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
+}
+
+/** Each path of `routes` with the methods it serves, in declaration order. */
+export function allowedMethods(routes: readonly Route[]): Map<string, string[]> {
+  const allowed = new Map<string, string[]>();
+  for (const { path, method } of routes) allowed.set(path, [...(allowed.get(path) ?? []), method.toUpperCase()]);
+  return allowed;
+}

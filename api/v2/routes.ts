@@ -1,0 +1,235 @@
+/**
+ * The /v2 route table (SPEC "v2"): each route's guard, handler and OpenAPI operation, declared
+ * once (api/http/route-table.ts). Handlers are parse → operation → render.
+ */
+import type { RequestHandler, Response } from 'express';
+import type { JobPayloads } from '../../shared/jobs/contracts.js';
+import { uploadBlobKey } from '../../shared/naming.js';
+import type { JobState } from '../../shared/queue/types.js';
+import type { ApiDeps } from '../deps.js';
+import { principalOf } from '../http/guards.js';
+import { idempotencyKeyOf, idempotencyOf } from '../http/idempotency.js';
+import type { Route } from '../http/route-table.js';
+import { parseWith } from '../http/validate.js';
+import { assertNotClientKey } from '../middleware/client-keys.js';
+import { ASYNC_ERRORS, CALLER_ERRORS, errorResponses, JOB_ERRORS, json, multipartBody, okResponse, UPLOAD_ERRORS } from '../openapi-kit.js';
+import { hashBatch, hashInput, hmacInput, submitBatch, verifyInput } from '../operations/digests.js';
+import { jobOf } from '../operations/jobs.js';
+import { submitUpload, uploadReceiver } from '../operations/uploads.js';
+import { z } from '../schemas/common.js';
+import * as v2 from '../schemas/v2.js';
+import { receiveRawBody } from '../uploads/raw-body.js';
+import { receiveValidatedUpload } from '../uploads/validated-upload.js';
+import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
+import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
+
+const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
+
+/** Client keys may not start async jobs (api/middleware/client-keys.ts); checked before any body is read. */
+const asyncJobsNotForClientKeys: RequestHandler = function asyncNotForClientKeys(req, res, next) {
+  const principal = res.locals.principal;
+  if (principal && parseWith(v2.AsyncQuery, req.query).async) assertNotClientKey(principal, 'start async jobs');
+  next();
+};
+
+/** When the request began: authenticating, reading and parsing are part of the work (a 1000-item batch spends most of its time there). */
+const arrivalOf = (res: Response): number => res.locals.receivedAtMs ?? performance.now();
+
+export const V2_ROUTES: readonly Route[] = [
+  {
+    method: 'post',
+    path: '/hash',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v2.HashRequest, req.body);
+      const started = arrivalOf(res);
+      const result = await hashInput(deps, principalOf(res), body.input);
+      res.json(hashBody(result, body.output, timingSince(started)));
+    },
+    doc: { operationId: 'hashV2', summary: 'SHA-224 of data', errors: JOB_ERRORS, request: v2.HashRequest, response: v2.HashResponse },
+  },
+  {
+    method: 'post',
+    path: '/verify',
+    permission: 'verify',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v2.VerifyRequest, req.body);
+      const result = await verifyInput(deps, principalOf(res), body.input, body.expected);
+      res.json(verifyBody(result, body.expected));
+    },
+    doc: {
+      operationId: 'verifyV2',
+      summary: 'Verify data against a SHA-224 digest (constant-time)',
+      errors: JOB_ERRORS,
+      request: v2.VerifyRequest,
+      response: v2.VerifyResponse,
+    },
+  },
+  {
+    method: 'post',
+    path: '/hmac',
+    permission: 'hash',
+    jsonBody: true,
+    async handle({ deps }, req, res) {
+      const body = parseWith(v2.HmacRequest, req.body);
+      const started = arrivalOf(res);
+      const result = await hmacInput(deps, principalOf(res), body.input, body.key);
+      res.json(hmacBody(result, body.output, timingSince(started)));
+    },
+    doc: { operationId: 'hmacV2', summary: 'HMAC-SHA-224', errors: JOB_ERRORS, request: v2.HmacRequest, response: v2.HmacResponse },
+  },
+  {
+    method: 'post',
+    path: '/batch',
+    permission: 'hash',
+    jsonBody: true,
+    before: [asyncJobsNotForClientKeys],
+    async handle({ deps }, req, res) {
+      const query = parseWith(v2.AsyncQuery, req.query);
+      const body = parseWith(v2.BatchRequest, req.body);
+      const started = arrivalOf(res);
+      const principal = principalOf(res);
+      if (query.async) return accepted(deps, res, await submitBatch(deps, principal, body, idempotencyOf(req, res.locals.bodyDigest)));
+      const result = await hashBatch(deps, principal, body);
+      res.json(batchBody(result, body.output, timingSince(started)));
+    },
+    doc: {
+      operationId: 'batchV2',
+      summary: 'Hash up to 1000 items; `?async=true` answers 202 with a job',
+      custom: (gen) => ({
+        request: { query: v2.AsyncQuery, headers: idempotencyKeyHeader, body: { ...json(v2.BatchRequest), required: true } },
+        responses: {
+          ...okResponse(gen, v2.BatchResponse),
+          ...acceptedResponse(gen),
+          ...errorResponses(gen, [...CALLER_ERRORS, 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', ...ASYNC_JOB_ERRORS]),
+        },
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/file',
+    permission: 'hash',
+    before: [asyncJobsNotForClientKeys],
+    async handle({ deps }, req, res) {
+      const query = parseWith(v2.AsyncQuery, req.query);
+      const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
+      const principal = principalOf(res);
+      const started = performance.now();
+      const receiver = uploadReceiver(deps, query);
+      const { upload, fields } = await receiveValidatedUpload(deps, req, res, principal, 'v2-file', v2.FileFields, {
+        digest: wantsReplay,
+        blobs: receiver.blobs,
+      });
+      const payload: JobPayloads['file'] = {
+        blob: upload.blob,
+        filename: upload.filename,
+        chunkSize: fields.chunk_size,
+        output: fields.output,
+      };
+      if (query.async) return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyOf(req, upload.digest)));
+      const result = await receiver.hash('file', payload, principal);
+      res.json(fileBody(result, payload, timingSince(started)));
+    },
+    doc: {
+      operationId: 'fileV2',
+      summary: 'SHA-224 of an uploaded file; `?async=true` answers 202 with a job',
+      custom: (gen) => ({
+        request: {
+          query: v2.AsyncQuery,
+          headers: idempotencyKeyHeader,
+          body: multipartBody(
+            v2.FileFields,
+            "The file to hash (required, exactly one part). Up to the plan's /v2/file size limit; larger files belong in /v2/stream.",
+          ),
+        },
+        responses: {
+          ...okResponse(gen, v2.FileResponse),
+          ...acceptedResponse(gen),
+          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS]),
+        },
+      }),
+    },
+  },
+  {
+    method: 'post',
+    path: '/stream',
+    permission: 'hash',
+    before: [asyncJobsNotForClientKeys],
+    async handle({ deps }, req, res) {
+      const query = parseWith(v2.StreamQuery, req.query);
+      const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
+      const principal = principalOf(res);
+      const started = performance.now();
+      const receiver = uploadReceiver(deps, query);
+      const { blob, digest } = await receiveRawBody(req, res, {
+        blobs: receiver.blobs,
+        key: uploadBlobKey(principal.accountId),
+        maxBytes: deps.maxUploadBytes(principal, 'v2-stream'),
+        drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES,
+        digest: wantsReplay,
+      });
+      const payload: JobPayloads['stream'] = { blob, chunkSize: query.chunk_size, output: query.output };
+      if (query.async) return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyOf(req, digest)));
+      const result = await receiver.hash('stream', payload, principal);
+      res.json(streamBody(result, payload, timingSince(started)));
+    },
+    doc: {
+      operationId: 'streamV2',
+      summary: 'SHA-224 of a raw application/octet-stream body (chunked); `?async=true` answers 202 with a job',
+      custom: (gen) => ({
+        request: {
+          query: v2.StreamQuery,
+          headers: idempotencyKeyHeader,
+          body: {
+            required: true,
+            content: {
+              'application/octet-stream': {
+                schema: z.string().openapi({ type: 'string', format: 'binary', description: 'The bytes to hash' }),
+              },
+            },
+          },
+        },
+        responses: {
+          ...okResponse(gen, v2.StreamResponse),
+          ...acceptedResponse(gen),
+          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS]),
+        },
+      }),
+    },
+  },
+  {
+    method: 'get',
+    path: '/jobs/:id',
+    permission: 'jobs',
+    async handle({ deps }, req, res) {
+      res.json(jobStatusBody(await jobOf(deps, principalOf(res), String(req.params.id))));
+    },
+    doc: {
+      operationId: 'getJobV2',
+      summary: 'State of a job; when completed, the body its synchronous call would have returned',
+      description:
+        "Another account's job is reported as absent (404), so ids cannot be probed. Finished jobs are kept JOB_RETENTION_SECONDS (24 h).",
+      custom: (gen) => ({
+        request: {
+          params: z.object({ id: z.string().min(1).openapi({ description: 'The `job_id` of a 202 answer or of a JOB_TIMEOUT error' }) }),
+        },
+        responses: { ...okResponse(gen, v2.JobStatus), ...errorResponses(gen, [...CALLER_ERRORS, 'NOT_FOUND']) },
+      }),
+    },
+  },
+];
+
+/** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
+async function accepted(deps: Pick<ApiDeps, 'queue'>, res: Response, job: { id: string; created: boolean }): Promise<void> {
+  const statusUrl = `/v2/jobs/${job.id}`;
+  res.setHeader('Location', statusUrl);
+  let status: JobState = 'queued';
+  if (!job.created) {
+    res.setHeader('Idempotent-Replayed', 'true');
+    status = (await deps.queue.get(job.id))?.state ?? 'queued';
+  }
+  res.status(202).json({ success: true, job_id: job.id, status, status_url: statusUrl });
+}
