@@ -1,6 +1,6 @@
 /**
  * `npm run bench:client [-- --quick] [-- --markdown]`: the client-side SHA-224 library
- * (shared/sdk/dist, the shipped files) against @noble/hashes, js-sha256 (pure-JS build),
+ * (api/clients/browser/dist, the shipped files) against @noble/hashes, js-sha256 (pure-JS build),
  * hash-wasm and, in Node, node:crypto, at 64 B, 1 KiB, 64 KiB and 1 MiB, in Node and in headless
  * Chromium. Prints MB/s (10^6 bytes/s, median round) and same-run ratios.
  */
@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { hash as nodeHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildSdk, DIST_DIR, DIST_FILES } from '../../shared/sdk/build.js';
+import { buildSdk, DIST_DIR, DIST_FILES, GZIP_BUDGET_BYTES, sizes, type Built } from '../../api/clients/browser/build.js';
 import { launchChromium, openPage, serveStatic } from '../helpers/chromium.js';
 import { runBench, type BenchOptions, type SizeResult } from './client-harness.js';
 import { OURS, PURE_JS_PEERS, peers } from './client-peers.js';
-import type * as Sdk from '../../shared/sdk/sha224.js';
+import type * as Sdk from '../../api/clients/browser/src/sha224.js';
 
 const quick = process.argv.includes('--quick');
 const markdown = process.argv.includes('--markdown');
@@ -22,13 +22,18 @@ const OPTIONS: BenchOptions = quick ? { rounds: 5, roundMs: 20, warmupMs: 200 } 
 async function benchNode(): Promise<SizeResult[]> {
   const sdk = (await import(pathToFileURL(path.join(DIST_DIR, DIST_FILES.esm)).href)) as typeof Sdk;
   const check = (m: Uint8Array): string => nodeHash('sha224', m, 'hex');
-  return runBench({ [OURS]: (m) => sdk.sha224(m), ...(await peers()), 'node:crypto': check }, check, OPTIONS);
+  return runBench({ [OURS]: (m) => sdk.SHA224(m), ...(await peers()), 'node:crypto': check }, check, OPTIONS);
 }
 
 async function benchChromium(): Promise<{ version: string; results: SizeResult[] }> {
   const bundle = await build({
     entryPoints: [path.join(import.meta.dirname, 'client-browser.ts')],
-    bundle: true, write: false, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'silent',
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'silent',
   });
   const server = await serveStatic({
     '/': { type: 'text/html', body: '<!doctype html><script src="/sdk/sha224.min.js"></script><script src="/bench.js"></script>' },
@@ -64,9 +69,20 @@ function table(title: string, results: SizeResult[], pick: (r: SizeResult) => Re
     const mbps = pick(result);
     const ours = mbps[OURS]!;
     const bestPure = Math.max(...PURE_JS_PEERS.map((p) => mbps[p]!));
-    return [fmtSize(size), ...names.map((n) => mbps[n]!.toFixed(0)), ...peersOf.map((n) => (ours / mbps[n]!).toFixed(2)), `**${(ours / bestPure).toFixed(2)}**`];
+    return [
+      fmtSize(size),
+      ...names.map((n) => mbps[n]!.toFixed(0)),
+      ...peersOf.map((n) => (ours / mbps[n]!).toFixed(2)),
+      `**${(ours / bestPure).toFixed(2)}**`,
+    ];
   });
-  const lines = [`### ${title}`, '', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  const lines = [
+    `### ${title}`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
   return lines.join('\n');
 }
 
@@ -74,13 +90,24 @@ const median = (r: SizeResult): Record<string, number> => r.mbps;
 const best = (r: SizeResult): Record<string, number> => Object.fromEntries(Object.entries(r.samples).map(([n, s]) => [n, Math.max(...s)]));
 
 function spread(results: SizeResult[]): string {
-  return results.map(({ size, samples }) => `${fmtSize(size)}: ${Object.entries(samples).map(([n, s]) => `${n} ${Math.min(...s).toFixed(0)}–${Math.max(...s).toFixed(0)}`).join(', ')}`).join('\n');
+  return results
+    .map(
+      ({ size, samples }) =>
+        `${fmtSize(size)}: ${Object.entries(samples)
+          .map(([n, s]) => `${n} ${Math.min(...s).toFixed(0)}–${Math.max(...s).toFixed(0)}`)
+          .join(', ')}`,
+    )
+    .join('\n');
 }
 
 const fresh = await buildSdk();
-for (const [file, content] of [[DIST_FILES.esm, fresh.esm], [DIST_FILES.iife, fresh.iife]] as const) {
-  if (readFileSync(path.join(DIST_DIR, file), 'utf8') !== content) console.warn(`warning: dist/${file} is stale; run npm run build:sdk`);
+for (const [key, file] of Object.entries(DIST_FILES)) {
+  if (readFileSync(path.join(DIST_DIR, file), 'utf8') !== fresh[key as keyof Built]) {
+    console.warn(`warning: dist/${file} is stale; run npm run build:sdk`);
+  }
 }
+const iife = sizes(fresh.iife);
+const esmMin = sizes(fresh.esmMin);
 
 const node = await benchNode();
 const chromium = await benchChromium();
@@ -94,7 +121,8 @@ const out = [
   '',
   table(`${chromiumTitle}, best round`, chromium.results, best),
   '',
-  `Bundle: dist/${DIST_FILES.iife} ${fresh.iife.length} B, ${fresh.gzipBytes} B gzipped (gzip -9).`,
+  `Bundle: dist/${DIST_FILES.iife} ${iife.bytes} B, ${iife.gzip} B gzip -9 (budget ${GZIP_BUDGET_BYTES} B), ${iife.brotli} B brotli; ` +
+    `dist/${DIST_FILES.esmMin} (served as /sdk/sha224.mjs) ${esmMin.bytes} B, ${esmMin.gzip} B gzip -9, ${esmMin.brotli} B brotli.`,
   `Median of ${OPTIONS.rounds} interleaved rounds of ~${OPTIONS.roundMs} ms each; MB/s = 10^6 bytes/s; hex digest of a Uint8Array.`,
 ].join('\n');
 console.log(out);

@@ -1,21 +1,25 @@
 /**
- * WebSocket benchmark (issue 6 §6): hash messages per second on one /v2/ws connection and on 16,
- * each pipelined with 64 messages in flight (below the server's in-flight bound of 256, so no
- * message is refused). Called by test/bench/run.ts; the key must be one whose plan has no rate
- * limit (enterprise), or the figures measure the limiter.
+ * WebSocket load of `npm run bench`: hash messages over `connections` connections, each pipelined
+ * with 64 messages in flight (below the server's in-flight bound of 256, so no message is refused).
+ * run.ts runs it as its own process pinned to the load core, like wrk:
+ *
+ *   node --import tsx test/bench/ws.ts <ws url with api_key> <connections> <milliseconds>
+ *
+ * and reads one JSON line, {"messages": replies received, "seconds": first send to last reply}.
+ * Every reply must be a success: the key must be one whose plan has no rate limit (enterprise), or
+ * the figures measure the limiter.
  */
+import { pathToFileURL } from 'node:url';
 import { WebSocket } from 'ws';
 
 const IN_FLIGHT = 64;
-const WARMUP_MS = 1000;
 const DATA = 'The quick brown fox jumps over the lazy dog, 64 bytes of input.!';
 
-export interface WsBenchOptions {
-  /** Base URL of an API node (http://host:port). */
-  url: string;
-  apiKey: string;
-  /** Timed duration of each run; default BENCH_DURATION_MS or 5000. */
-  durationMs?: number;
+export interface WsLoadResult {
+  /** Replies received, every one a success. */
+  messages: number;
+  /** From the first message sent to the last reply received. */
+  seconds: number;
 }
 
 function open(url: string): Promise<WebSocket> {
@@ -27,11 +31,11 @@ function open(url: string): Promise<WebSocket> {
   });
 }
 
-/** Keep IN_FLIGHT messages outstanding on `ws` until `until`; resolves with the replies counted after `from`. */
-function drive(ws: WebSocket, from: number, until: number): Promise<number> {
+/** Keep IN_FLIGHT messages outstanding on `ws` until `until`; resolves with the replies received. */
+function drive(ws: WebSocket, until: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let sent = 0;
-    let counted = 0;
+    let received = 0;
     let outstanding = 0;
     const send = (): void => {
       ws.send(`{"action":"hash","id":"${sent++}","data":"${DATA}"}`);
@@ -39,18 +43,17 @@ function drive(ws: WebSocket, from: number, until: number): Promise<number> {
     };
     const onMessage = (data: Buffer): void => {
       outstanding -= 1;
-      const now = performance.now();
       // Every reply is a success, or the run measures nothing.
       if (!data.includes('"success":true')) {
         cleanup();
         reject(new Error(`/v2/ws error reply: ${data.toString().slice(0, 300)}`));
         return;
       }
-      if (now >= from && now < until) counted += 1;
-      if (now < until) send();
+      received += 1;
+      if (performance.now() < until) send();
       else if (outstanding === 0) {
         cleanup();
-        resolve(counted);
+        resolve(received);
       }
     };
     const onClose = (code: number): void => {
@@ -67,26 +70,22 @@ function drive(ws: WebSocket, from: number, until: number): Promise<number> {
   });
 }
 
-async function measure(url: string, connections: number, durationMs: number): Promise<number> {
+export async function runWebSocketLoad(url: string, connections: number, durationMs: number): Promise<WsLoadResult> {
   const sockets = await Promise.all(Array.from({ length: connections }, () => open(url)));
   try {
-    const from = performance.now() + WARMUP_MS;
-    const until = from + durationMs;
-    const counts = await Promise.all(sockets.map((ws) => drive(ws, from, until)));
-    return counts.reduce((a, b) => a + b, 0) / (durationMs / 1000);
+    const started = performance.now();
+    const counts = await Promise.all(sockets.map((ws) => drive(ws, started + durationMs)));
+    return { messages: counts.reduce((a, b) => a + b, 0), seconds: (performance.now() - started) / 1000 };
   } finally {
     for (const ws of sockets) ws.close(1000);
   }
 }
 
-export async function benchWebSocket(opts: WsBenchOptions): Promise<Array<{ name: string; opsPerSec: number }>> {
-  const durationMs = opts.durationMs ?? Number(process.env.BENCH_DURATION_MS ?? 5000);
-  const url = new URL('/v2/ws', opts.url.replace(/^http/, 'ws'));
-  url.searchParams.set('api_key', opts.apiKey);
-  const results: Array<{ name: string; opsPerSec: number }> = [];
-  for (const connections of [1, 16]) {
-    const opsPerSec = await measure(url.toString(), connections, durationMs);
-    results.push({ name: `ws hash, ${connections} connection${connections > 1 ? 's' : ''} × ${IN_FLIGHT} in flight`, opsPerSec });
-  }
-  return results;
+export const WS_IN_FLIGHT = IN_FLIGHT;
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [url, connections, ms] = process.argv.slice(2);
+  if (url === undefined) throw new Error('usage: ws.ts <ws url> <connections> <milliseconds>');
+  const result = await runWebSocketLoad(url, Number(connections ?? 16), Number(ms ?? 5000));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -1,0 +1,171 @@
+/**
+ * Rounds of measurements: every subject of a scenario (the references and sha224d's variants) is
+ * measured once per round, in an order rotated each round, so drift in the machine's load touches
+ * all of them alike. A figure is the median over rounds; a ratio is the median of the per-round
+ * ratios, each taken between two measurements made seconds apart.
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { cpuTimes, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
+
+/**
+ * What one load run reports. `cpuMicros` and `peakRssBytes` only when the run measures them itself:
+ * the in-process reference, or a process that lives for the run alone (cold start).
+ */
+export interface LoadRun {
+  /** Requests, messages or MB served. */
+  ops: number;
+  seconds: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  errors?: number;
+  cpuMicros?: number;
+  peakRssBytes?: number;
+}
+
+export interface Subject {
+  name: string;
+  /** References are what the others are compared with. */
+  reference: boolean;
+  /** Processes whose CPU time is the subject's (server, worker, Redis), by a short name. */
+  cpuProcesses: () => Array<{ name: string; pid: number }>;
+  /** The process whose peak RSS is reported; none for an in-process reference. */
+  rssPid?: () => number;
+  /** Processes whose log output is counted (bytes per op: the request log is on). */
+  logs?: () => ServerProcess[];
+  run: () => Promise<LoadRun>;
+  /** The Redis the subject uses: commands per op are counted (INFO stats total_commands_processed). */
+  redisUrl?: string;
+  /** A short unrecorded run before the rounds (JIT, caches, connection pools). */
+  warmUp?: () => Promise<unknown>;
+}
+
+export interface Sample {
+  /** ops per second: req/s, msg/s or MB/s. */
+  perSecond: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  /** CPU time of the subject's processes per op, in microseconds. */
+  cpuMicrosPerOp: number;
+  /** The kernel's part of that CPU time (system time): I/O, page cache, memory management. */
+  systemShare: number | null;
+  /** The same, per process, when the subject has more than one (API node, worker, Redis). */
+  cpuMicrosPerOpByProcess: Record<string, number> | null;
+  peakRssBytes: number | null;
+  ops: number;
+  errors: number;
+  logBytesPerOp: number | null;
+  /** Commands Redis ran per op (every client's: on the bench's private Redis, the subject's). */
+  redisCommandsPerOp: number | null;
+  loadAverage: number;
+}
+
+function redisCommands(url: string): number {
+  const info = execFileSync('redis-cli', ['-u', url, 'INFO', 'stats'], { encoding: 'utf8' });
+  const m = /total_commands_processed:(\d+)/.exec(info);
+  if (!m) throw new Error(`no total_commands_processed from ${url}`);
+  return Number(m[1]);
+}
+
+export async function measure(subject: Subject): Promise<Sample> {
+  const rssPid = subject.rssPid?.();
+  if (rssPid !== undefined) resetPeakRss(rssPid);
+  const processes = subject.cpuProcesses();
+  const cpuBefore = processes.map((p) => cpuTimes(p.pid));
+  const logs = subject.logs?.() ?? [];
+  const logBefore = sum(logs.map((l) => l.logBytes()));
+  const redisBefore = subject.redisUrl === undefined ? 0 : redisCommands(subject.redisUrl);
+  const run = await subject.run();
+  // The INFO that reads the "before" figure is counted in the "after" one.
+  const redisCommandsRun = subject.redisUrl === undefined ? null : redisCommands(subject.redisUrl) - redisBefore - 1;
+  const cpuAfter = processes.map((p) => cpuTimes(p.pid));
+  const userUsed = cpuAfter.map((t, i) => t.user - cpuBefore[i]!.user);
+  const systemUsed = cpuAfter.map((t, i) => t.system - cpuBefore[i]!.system);
+  const cpuUsed = userUsed.map((u, i) => u + systemUsed[i]!);
+  const cpu = run.cpuMicros ?? sum(cpuUsed);
+  return {
+    perSecond: run.ops / run.seconds,
+    p50Ms: run.p50Ms ?? null,
+    p99Ms: run.p99Ms ?? null,
+    cpuMicrosPerOp: cpu / run.ops,
+    systemShare: run.cpuMicros !== undefined || sum(cpuUsed) === 0 ? null : sum(systemUsed) / sum(cpuUsed),
+    cpuMicrosPerOpByProcess: processes.length < 2 ? null : Object.fromEntries(processes.map((p, i) => [p.name, cpuUsed[i]! / run.ops])),
+    peakRssBytes: run.peakRssBytes ?? (rssPid === undefined ? null : peakRssBytes(rssPid)),
+    ops: run.ops,
+    errors: run.errors ?? 0,
+    logBytesPerOp: logs.length === 0 ? null : (sum(logs.map((l) => l.logBytes())) - logBefore) / run.ops,
+    redisCommandsPerOp: redisCommandsRun === null ? null : redisCommandsRun / run.ops,
+    loadAverage: os.loadavg()[0]!,
+  };
+}
+
+/** `rounds` rounds over every subject, order rotated per round; samples per subject, in round order. */
+export async function measureRounds(subjects: Subject[], rounds: number, onSample?: (s: Subject, r: number, x: Sample) => void) {
+  const samples = new Map<Subject, Sample[]>(subjects.map((s) => [s, []]));
+  for (const subject of subjects) await subject.warmUp?.();
+  for (let r = 0; r < rounds; r++) {
+    const order = subjects.map((_, i) => subjects[(i + r) % subjects.length]!);
+    for (const subject of order) {
+      const sample = await measure(subject);
+      samples.get(subject)!.push(sample);
+      onSample?.(subject, r, sample);
+    }
+  }
+  return samples;
+}
+
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const medianOf = (samples: Sample[], pick: (s: Sample) => number | null): number | null => {
+  const values = samples.map(pick).filter((v): v is number => v !== null);
+  return values.length === 0 ? null : median(values);
+};
+
+/** The median of every figure over rounds (each figure on its own). */
+export function medianSample(samples: Sample[]): Sample {
+  return {
+    perSecond: median(samples.map((s) => s.perSecond)),
+    p50Ms: medianOf(samples, (s) => s.p50Ms),
+    p99Ms: medianOf(samples, (s) => s.p99Ms),
+    cpuMicrosPerOp: median(samples.map((s) => s.cpuMicrosPerOp)),
+    systemShare: medianOf(samples, (s) => s.systemShare),
+    cpuMicrosPerOpByProcess: medianByProcess(samples),
+    peakRssBytes: medianOf(samples, (s) => s.peakRssBytes),
+    ops: samples.reduce((a, s) => a + s.ops, 0),
+    errors: samples.reduce((a, s) => a + s.errors, 0),
+    logBytesPerOp: medianOf(samples, (s) => s.logBytesPerOp),
+    redisCommandsPerOp: medianOf(samples, (s) => s.redisCommandsPerOp),
+    loadAverage: median(samples.map((s) => s.loadAverage)),
+  };
+}
+
+function medianByProcess(samples: Sample[]): Record<string, number> | null {
+  const names = Object.keys(samples[0]?.cpuMicrosPerOpByProcess ?? {});
+  if (names.length === 0) return null;
+  return Object.fromEntries(names.map((n) => [n, median(samples.map((s) => s.cpuMicrosPerOpByProcess?.[n] ?? NaN))]));
+}
+
+export interface Ratio {
+  /** Median of the per-round ratios of ops per second (subject ÷ reference; above 1 is faster). */
+  throughput: number;
+  /** Median of the per-round ratios of CPU per op (subject ÷ reference; above 1 costs more). */
+  cpu: number;
+}
+
+export function ratio(subject: Sample[], reference: Sample[]): Ratio {
+  const n = Math.min(subject.length, reference.length);
+  const rounds = Array.from({ length: n }, (_, i) => [subject[i]!, reference[i]!] as const);
+  return {
+    throughput: median(rounds.map(([s, r]) => s.perSecond / r.perSecond)),
+    cpu: median(rounds.map(([s, r]) => s.cpuMicrosPerOp / r.cpuMicrosPerOp)),
+  };
+}
+
+function sum(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}

@@ -1,0 +1,175 @@
+/**
+ * What `npm run bench` prints and keeps: a table per scenario (medians over rounds, ratios as
+ * medians of per-round ratios), the results as JSON in bench-results/<timestamp>.json (git-ignored),
+ * and the change since the newest earlier results file.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { medianSample, ratio, type Ratio, type Sample, type Subject } from './measure.js';
+import type { Scenario } from './scenarios.js';
+
+export interface SubjectResult {
+  reference: boolean;
+  median: Sample;
+  rounds: Sample[];
+  /** Ratios against each reference of the scenario, by the reference's name. */
+  vs: Record<string, Ratio>;
+}
+
+export interface ScenarioResult {
+  title: string;
+  unit: Scenario['unit'];
+  op: Scenario['op'];
+  subjects: Record<string, SubjectResult>;
+}
+
+export interface BenchResults {
+  schema: 1;
+  startedAt: string;
+  finishedAt: string;
+  commit: string;
+  node: string;
+  cpus: number;
+  placement: string;
+  options: Record<string, unknown>;
+  loadAverage: { start: number; end: number };
+  scenarios: Record<string, ScenarioResult>;
+}
+
+export function scenarioResult(scenario: Scenario, samples: Map<Subject, Sample[]>): ScenarioResult {
+  const references = scenario.subjects.filter((s) => s.reference);
+  const subjects: Record<string, SubjectResult> = {};
+  for (const subject of scenario.subjects) {
+    const rounds = samples.get(subject) ?? [];
+    const vs: Record<string, Ratio> = {};
+    for (const reference of references) {
+      if (reference !== subject) vs[reference.name] = ratio(rounds, samples.get(reference) ?? []);
+    }
+    subjects[subject.name] = { reference: subject.reference, median: medianSample(rounds), rounds, vs };
+  }
+  return { title: scenario.title, unit: scenario.unit, op: scenario.op, subjects };
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const fixed = (n: number | null, digits: number): string => (n === null || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+const mb = (bytes: number | null): string => (bytes === null ? '—' : `${(bytes / 1e6).toFixed(0)} MB`);
+/** Cold start is timed per start: its "ops per second" print as milliseconds per start. */
+const headline = (unit: Scenario['unit'], s: Sample): string => (unit === 'ms' ? fixed(1000 / s.perSecond, 0) : int(s.perSecond));
+const cpuFigure = (op: Scenario['op'], s: Sample): string =>
+  op === 'start' ? fixed(s.cpuMicrosPerOp / 1000, 0) : fixed(s.cpuMicrosPerOp, 1);
+
+export function formatScenario(result: ScenarioResult): string {
+  const cold = result.unit === 'ms';
+  const cpuLabel = cold ? 'CPU ms' : `CPU µs/${result.op}`;
+  const header = [
+    ''.padEnd(48),
+    (cold ? 'ms to 200' : result.unit).padStart(10),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    cpuLabel.padStart(12),
+    'sys'.padStart(4),
+    'peak RSS'.padStart(9),
+    'log B/op'.padStart(9),
+  ].join(' ');
+  const load = Object.values(result.subjects).flatMap((r) => r.rounds.map((x) => x.loadAverage));
+  const lines = [`${result.title} (load average ${fixed(Math.min(...load), 1)}–${fixed(Math.max(...load), 1)})`, header];
+  for (const [name, r] of Object.entries(result.subjects)) {
+    const m = r.median;
+    lines.push(
+      [
+        `  ${name}`.padEnd(48),
+        headline(result.unit, m).padStart(10),
+        fixed(m.p50Ms, 2).padStart(8),
+        fixed(m.p99Ms, 2).padStart(8),
+        cpuFigure(result.op, m).padStart(12),
+        (m.systemShare === null ? '—' : `${(m.systemShare * 100).toFixed(0)}%`).padStart(4),
+        mb(m.peakRssBytes).padStart(9),
+        fixed(m.logBytesPerOp, 0).padStart(9),
+        m.errors > 0 ? `  ${m.errors} ERRORS` : '',
+      ].join(' '),
+    );
+  }
+  for (const [name, r] of Object.entries(result.subjects)) {
+    const split = r.median.cpuMicrosPerOpByProcess;
+    if (split) {
+      const each = Object.entries(split).map(([process, us]) => `${process} ${fixed(us, 1)}`);
+      const redis = r.median.redisCommandsPerOp;
+      const commands = redis === null ? '' : `; Redis commands/${result.op}: ${fixed(redis, 2)}`;
+      lines.push(`  ${name}: CPU µs/${result.op} by process: ${each.join(', ')}${commands}`);
+    }
+  }
+  for (const [name, r] of Object.entries(result.subjects)) {
+    const parts = Object.entries(r.vs).map(([ref, q]) =>
+      cold
+        ? `${fixed(1 / q.throughput, 2)}× the time, ${fixed(q.cpu, 2)}× the CPU of ${ref}`
+        : `${fixed(q.throughput, 3)}× the ${result.unit}, ${fixed(q.cpu, 2)}× the CPU/${result.op} of ${ref}`,
+    );
+    if (!r.reference && parts.length > 0) lines.push(`  ${name}: ${parts.join('; ')}`);
+  }
+  return lines.join('\n');
+}
+
+const RESULTS_DIR = 'bench-results';
+
+/** The newest earlier results file of the same kind of run (quick or full), if any. */
+export function previousResults(root: string, quick: boolean): { file: string; results: BenchResults } | undefined {
+  const dir = path.join(root, RESULTS_DIR);
+  if (!fs.existsSync(dir)) return undefined;
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+  for (const file of files.reverse()) {
+    try {
+      const results = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as BenchResults;
+      if (results.schema === 1 && results.options.quick === quick) return { file: path.join(RESULTS_DIR, file), results };
+    } catch {
+      // an unreadable file is skipped
+    }
+  }
+  return undefined;
+}
+
+export function writeResults(root: string, results: BenchResults): string {
+  const dir = path.join(root, RESULTS_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(path.join(root, file), `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+const change = (before: number, after: number): string => {
+  const pct = ((after - before) / before) * 100;
+  return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
+};
+
+/** Per scenario and subject present in both runs: throughput, CPU per op and the first ratio, before → after. */
+export function formatChanges(previous: { file: string; results: BenchResults }, current: BenchResults): string {
+  const p = previous.results;
+  const lines = [
+    `Change since ${previous.file} (commit ${p.commit}, load average ${p.loadAverage.start.toFixed(1)} then, ${current.loadAverage.start.toFixed(1)} now):`,
+  ];
+  for (const [id, scenario] of Object.entries(current.scenarios)) {
+    const before = p.scenarios[id];
+    if (!before) continue;
+    for (const [name, now] of Object.entries(scenario.subjects)) {
+      const then = before.subjects[name];
+      if (!then) continue;
+      const unit = scenario.unit === 'ms' ? 'ms' : scenario.unit;
+      const figure = (s: Sample): number => (scenario.unit === 'ms' ? 1000 / s.perSecond : s.perSecond);
+      const parts = [
+        `${unit} ${fixed(figure(then.median), 0)} → ${fixed(figure(now.median), 0)} (${change(figure(then.median), figure(now.median))})`,
+        `CPU/${scenario.op} ${change(then.median.cpuMicrosPerOp, now.median.cpuMicrosPerOp)}`,
+      ];
+      const ref = Object.keys(now.vs)[0];
+      const q0 = ref === undefined ? undefined : then.vs[ref];
+      const q1 = ref === undefined ? undefined : now.vs[ref];
+      if (!now.reference && q0 && q1) parts.push(`CPU × ${ref} ${fixed(q0.cpu, 2)} → ${fixed(q1.cpu, 2)}`);
+      const c0 = then.median.redisCommandsPerOp;
+      const c1 = now.median.redisCommandsPerOp;
+      if (c0 !== null && c1 !== null && c0 !== undefined) parts.push(`Redis commands/${scenario.op} ${fixed(c0, 2)} → ${fixed(c1, 2)}`);
+      lines.push(`  ${id.padEnd(7)} ${name}: ${parts.join(', ')}`);
+    }
+  }
+  return lines.join('\n');
+}

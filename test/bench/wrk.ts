@@ -1,0 +1,80 @@
+/**
+ * HTTP load from wrk (an external generator, pinned to the load core): `connections` keep-alive
+ * connections on one thread for `durationSec`, each POSTing the same body. wrk's own summary is
+ * printed as JSON by the script's `done` hook, so nothing is scraped from its human-readable text.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { runPinned } from './procs.js';
+
+export interface WrkOptions {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  connections: number;
+  durationSec: number;
+  /** Where the generated Lua script and body file go. */
+  workDir: string;
+}
+
+export interface WrkResult {
+  requests: number;
+  durationSec: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Responses with a status ≥ 400, plus connect, read, write and timeout errors. */
+  errors: number;
+}
+
+const luaString = (s: string): string => JSON.stringify(s); // a JSON string is a valid Lua string for ASCII
+
+/** The Lua script: method, headers, body read from a file, and a JSON summary at the end. */
+function script(options: WrkOptions, bodyFile: string): string {
+  const headers = Object.entries(options.headers)
+    .map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`)
+    .join('\n');
+  return `wrk.method = "POST"
+${headers}
+local f = assert(io.open(${luaString(bodyFile)}, "rb"))
+wrk.body = f:read("*a")
+f:close()
+
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('BENCH_JSON {"requests":%d,"duration_us":%d,"errors":%d,"p50_us":%d,"p99_us":%d}\\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+}
+
+export async function runWrk(options: WrkOptions): Promise<WrkResult> {
+  const bodyFile = path.join(options.workDir, `wrk-body-${process.pid}.txt`);
+  const scriptFile = path.join(options.workDir, `wrk-${process.pid}.lua`);
+  fs.writeFileSync(bodyFile, options.body);
+  fs.writeFileSync(scriptFile, script(options, bodyFile));
+  const out = await runPinned('load', 'wrk', [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.durationSec}s`,
+    '--latency',
+    '--timeout',
+    '10s',
+    '-s',
+    scriptFile,
+    options.url,
+  ]);
+  const line = /^BENCH_JSON (.*)$/m.exec(out);
+  if (!line) throw new Error(`wrk printed no summary:\n${out}`);
+  const s = JSON.parse(line[1]!) as { requests: number; duration_us: number; errors: number; p50_us: number; p99_us: number };
+  const durationSec = s.duration_us / 1e6;
+  return {
+    requests: s.requests,
+    durationSec,
+    perSecond: s.requests / durationSec,
+    p50Ms: s.p50_us / 1000,
+    p99Ms: s.p99_us / 1000,
+    errors: s.errors,
+  };
+}
