@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'dist/**', 'coverage/**', 'shared/sdk/dist/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'data/**',
+      'dist/**',
+      'coverage/**',
+      'api/clients/browser/dist/**',
+      'api/clients/typescript/dist/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
