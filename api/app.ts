@@ -1,31 +1,40 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
+import { QUEUE_BOARD_PATH, queueBoard, queueBoardEnabled } from './admin/queue-board.js';
 import type { ApiDeps } from './deps.js';
+import { buildAsyncApiDocument, ORIGIN_HEADERS, realtimeOrigin } from './docs/asyncapi.js';
+import { publicJson } from './docs/public-document.js';
+import { localizeDocument, documentOrigins } from './docs/openapi-servers.js';
+import { docsSite } from './docs/site.js';
+import { clientLibrary } from './http/client-library.js';
 import { renderV2Error } from './http/envelopes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
+import { httpMetrics } from './middleware/http-metrics.js';
+import { traceContext } from './middleware/trace-context.js';
+import { metricsEndpoint } from './http/metrics-endpoint.js';
 import { createV1Router } from './v1/router.js';
+import { DASHBOARD_DIST } from './dashboard-dist.js';
+import { dashboardPages } from './dashboard/serve.js';
+import { createManagementRouter } from './management/http.js';
+import { registerManagementPaths } from './management/openapi.js';
+import { MANAGEMENT_BASE } from './management/routes.js';
 import { createV2Router } from './v2/router.js';
 import { httpsOnly } from './middleware/https-only.js';
+import { parseTrustProxy } from './http/client-address.js';
+import { rejectMalformedPath } from './middleware/path-encoding.js';
 import { detectSandbox } from './middleware/sandbox.js';
 import './http/context.js';
 
 export interface AppOptions {
   /** Extra routers mounted before the catch-all (v1, realtime), each owning its prefix. */
   mounts?: Array<{ prefix: string; router: RequestHandler }>;
-}
-
-const SDK_BUNDLE = path.join(import.meta.dirname, '..', 'shared', 'sdk', 'dist', 'sha224.min.js');
-
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === 'true') return true;
-  if (value === 'false' || value === '') return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
+  /** The OAuth endpoints are among the mounts, so /openapi.json documents them. */
+  oauth?: boolean;
+  /** The built dashboard (default dist/dashboard). */
+  dashboardDir?: string;
 }
 
 /** Builds the Express app; listening is separate so tests drive it in process. */
@@ -34,9 +43,15 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(deps.config.TRUST_PROXY));
   app.set('etag', false);
+  app.use(httpMetrics(deps.metrics));
   app.use(requestId());
+  app.use(traceContext());
   app.use(requestLog(deps.logger));
-  app.use(httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', httpsPort: deps.config.TLS_CERT ? deps.config.PORT : undefined }));
+  // Before the HTTPS redirect: Prometheus scrapes pods directly, over plain HTTP (docs/operating.md).
+  app.get('/metrics', metricsEndpoint({ metrics: deps.metrics, token: deps.config.METRICS_TOKEN }));
+  app.use(
+    httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
+  );
   app.use(detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }));
 
   // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
@@ -49,35 +64,48 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     const checks = Object.fromEntries(Object.entries(answers).map(([name, ok]) => [name, ok ? 'ok' : 'failed']));
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
-  const openapi = buildOpenApiDocument();
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-  if (existsSync(SDK_BUNDLE)) {
-    // The client library (issue 7) at a stable path: cacheable for an hour, revalidated by ETag.
-    const bundle = readFileSync(SDK_BUNDLE);
-    const etag = `"${createHash('sha256').update(bundle).digest('base64url').slice(0, 27)}"`;
-    app.get('/sdk/sha224.min.js', (req, res) => {
-      res.setHeader('Cache-Control', 'public, max-age=3600');
-      res.setHeader('ETag', etag);
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      if (req.headers['if-none-match'] === etag) {
-        res.status(304).end();
-        return;
-      }
-      res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-      res.send(bundle);
-    });
-  }
+  // Built once, with the dashboard's management API (the SDKs are generated without it); each
+  // request gets its servers and OAuth URLs (PUBLIC_URL, else the origin reached).
+  const openapi = buildOpenApiDocument({ oauth: options.oauth === true, extra: registerManagementPaths });
+  app.use(
+    '/openapi.json',
+    publicJson((req) => localizeDocument(openapi, documentOrigins(deps.config, req)), {
+      vary: deps.config.PUBLIC_URL === undefined ? ORIGIN_HEADERS : undefined,
+    }),
+  );
+  app.use('/sdk', clientLibrary());
+  app.use(
+    '/asyncapi.json',
+    publicJson((req) => buildAsyncApiDocument(realtimeOrigin(deps.config, req)), { vary: ORIGIN_HEADERS }),
+  );
+  app.use('/docs', docsSite(deps.config));
 
   // The sandbox serves /v1 only (SPEC "Versioning": the sandbox also uses the /v1 prefix); the
   // probes and public documents above answer on it too.
   const unknownOnSandbox = notFound(renderV2Error);
-  app.use((req, res, next) => (res.locals.sandbox === true && req.path !== '/v1' && !req.path.startsWith('/v1/') ? unknownOnSandbox(req, res, next) : next()));
+  app.use((req, res, next) =>
+    res.locals.sandbox === true && req.path !== '/v1' && !req.path.startsWith('/v1/') ? unknownOnSandbox(req, res, next) : next(),
+  );
+  // Operators' queue UI, distributed mode with ADMIN_TOKEN only (docs/operating.md "Queue UI").
+  if (queueBoardEnabled(deps.config)) app.use(QUEUE_BOARD_PATH, queueBoard(deps.config, deps.logger));
+  // The dashboard: its management API and its pages (docs/decisions.md "Dashboard and accounts").
+  app.use(
+    MANAGEMENT_BASE,
+    createManagementRouter({
+      config: deps.config,
+      logger: deps.logger,
+      store: deps.store,
+      catalog: deps.catalog,
+      limiter: deps.limiter,
+      serviceStatus: async () => (Object.values(await probeDependencies(deps)).every(Boolean) ? 'operational' : 'degraded'),
+    }),
+  );
+  app.use('/dashboard', dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
   app.use('/v2', createV2Router(deps));
   app.use('/v1', createV1Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
+  app.use(rejectMalformedPath());
   app.use(notFound(renderV2Error));
-  app.use(errorHandler({ render: renderV2Error, logger: deps.logger }));
+  app.use(errorHandler({ logger: deps.logger }));
   return app;
 }

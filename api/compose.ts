@@ -2,13 +2,15 @@ import type { Express } from 'express';
 import type { Principal } from '../shared/auth/principal.js';
 import { createAuthenticator, type TokenVerifier } from '../shared/auth/credentials.js';
 import { createJwtVerifier } from '../shared/auth/jwt.js';
-import { createOAuthVerifier, routeBearerTokens } from '../shared/auth/oauth-verifier.js';
+import { createOAuthVerifier, routeBearerTokens } from './oauth/server/verifier.js';
 import type { BlobStore } from '../shared/blob/types.js';
 import type { Config } from '../shared/config.js';
 import { maxFileBytes } from '../shared/limits/file-limits.js';
 import type { RequestLimiter } from '../shared/limits/limiter.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import type { Logger } from '../shared/log.js';
+import { processMetrics, type Metrics } from '../shared/metrics/catalogue.js';
+import { jobRecorder } from '../shared/metrics/record.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import { KyselyAccountStore } from '../shared/store/kysely-store.js';
 import type { AccountStore } from '../shared/store/types.js';
@@ -16,7 +18,7 @@ import { createApp, type AppOptions } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
 import type { ApiDeps, UploadEndpoint } from './deps.js';
 import { JobExecutor } from './jobs/executor.js';
-import { createOAuthRouter } from './oauth/router.js';
+import { createOAuthMounts } from './oauth/router.js';
 
 export interface ApiEngines {
   config: Config;
@@ -27,13 +29,24 @@ export interface ApiEngines {
   limiter: RequestLimiter;
   catalog: PlanCatalog;
   bearerVerifiers?: TokenVerifier[];
+  /** Default: this process's registry. */
+  metrics?: Metrics;
 }
 
 /**
- * The plan's size limit (issue 5 §5), never above the operator's ceilings MAX_FILE_BYTES
- * (multipart and URL bodies) and MAX_STREAM_BYTES (/v2/stream).
+ * The plan's size limit (docs/limits.md), never above the operator's ceilings MAX_FILE_BYTES
+ * (multipart and URL bodies) and MAX_STREAM_BYTES (/v2/stream); client keys (public, in browser
+ * code) never above CLIENT_KEY_MAX_UPLOAD_BYTES.
  */
 export function planUploadLimits(config: Config, catalog: PlanCatalog): (principal: Principal, endpoint: UploadEndpoint) => number {
+  const planLimit = planUploadLimit(config, catalog);
+  return (principal, endpoint) => {
+    const limit = planLimit(principal, endpoint);
+    return principal.keyType === 'client' ? Math.min(limit, config.CLIENT_KEY_MAX_UPLOAD_BYTES) : limit;
+  };
+}
+
+function planUploadLimit(config: Config, catalog: PlanCatalog): (principal: Principal, endpoint: UploadEndpoint) => number {
   return ({ plan }, endpoint) => {
     switch (endpoint) {
       case 'v1-file':
@@ -56,11 +69,17 @@ export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app
   const db = engines.store instanceof KyselyAccountStore ? engines.store.db : undefined;
   const bearerVerifiers = engines.bearerVerifiers ?? [
     routeBearerTokens({
-      jwt: config.JWT_SECRET ? createJwtVerifier({ secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, store: engines.store }) : undefined,
+      jwt: config.JWT_SECRET
+        ? createJwtVerifier({ secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, store: engines.store })
+        : undefined,
       oauth: db ? createOAuthVerifier({ db }) : undefined,
     }),
   ];
-  const mounts = db ? [{ prefix: '/oauth', router: createOAuthRouter({ store: engines.store, db, logger: engines.logger }) }, ...(options.mounts ?? [])] : options.mounts;
+  // /oauth/* and the RFC 8414 metadata under /.well-known.
+  const mounts = db
+    ? [...createOAuthMounts({ store: engines.store, db, logger: engines.logger, publicUrl: config.PUBLIC_URL }), ...(options.mounts ?? [])]
+    : options.mounts;
+  const metrics = engines.metrics ?? processMetrics();
   const deps: ApiDeps = {
     config,
     logger: engines.logger,
@@ -68,11 +87,17 @@ export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app
     queue: engines.queue,
     blobs: engines.blobs,
     authenticator: createAuthenticator({ store: engines.store, bearerVerifiers }),
-    executor: new JobExecutor({ queue: engines.queue, inlineMaxBytes: config.INLINE_MAX_BYTES, syncTimeoutMs: config.syncTimeoutMs }),
+    executor: new JobExecutor({
+      queue: engines.queue,
+      inlineMaxBytes: config.INLINE_MAX_BYTES,
+      syncTimeoutMs: config.syncTimeoutMs,
+      jobs: jobRecorder(metrics),
+    }),
     limiter: engines.limiter,
     catalog: engines.catalog,
     maxUploadBytes: planUploadLimits(config, engines.catalog),
     anyClientKeyAllows: clientDomainIndex(engines.store),
+    metrics,
   };
-  return { app: createApp(deps, { ...options, mounts }), deps };
+  return { app: createApp(deps, { ...options, mounts, oauth: db !== undefined }), deps };
 }

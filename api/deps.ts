@@ -5,6 +5,7 @@ import type { Config } from '../shared/config.js';
 import type { RequestLimiter } from '../shared/limits/limiter.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import type { Logger } from '../shared/log.js';
+import type { Metrics } from '../shared/metrics/catalogue.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
 import type { JobExecutor } from './jobs/executor.js';
@@ -23,8 +24,10 @@ export interface ApiDeps {
   executor: JobExecutor;
   limiter: RequestLimiter;
   catalog: PlanCatalog;
-  /** Bytes an upload may have for this principal at this endpoint (plan limits, issue 5). */
+  /** Bytes an upload may have for this principal at this endpoint (plan limits). */
   maxUploadBytes: (principal: Principal, endpoint: UploadEndpoint) => number;
+  /** This node's registry (shared/metrics/catalogue.ts). */
+  metrics: Metrics;
   /** Preflight helper: does any active client key allow this Origin host? */
   anyClientKeyAllows: (host: string) => Promise<boolean>;
 }

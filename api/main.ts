@@ -6,17 +6,33 @@
 import { loadConfig } from '../shared/config.js';
 import { openAccountStore, openBlobStore, retentionMs } from '../shared/infra.js';
 import { createLogger } from '../shared/log.js';
+import { processMetrics } from '../shared/metrics/catalogue.js';
+import { checkRedisAtStart } from '../shared/queue/redis-requirements.js';
 import { BullMqJobQueue } from '../shared/queue/bullmq-queue.js';
+import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
 import { startApiNode } from './node.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   if (!config.REDIS_URL) throw new Error('npm run api is the distributed API role and needs REDIS_URL; for one process use npm start');
   const logger = createLogger(config.LOG_LEVEL);
+  void checkRedisAtStart(config.REDIS_URL, logger);
   const store = await openAccountStore(config);
   const blobs = await openBlobStore(config);
-  const queue = new BullMqJobQueue({ connection: config.REDIS_URL, retentionMs: retentionMs(config), logger, prefix: config.QUEUE_PREFIX });
-  const node = await startApiNode({ config, logger, store, queue, blobs });
+  const queue = new BullMqJobQueue({
+    connection: config.REDIS_URL,
+    retentionMs: retentionMs(config),
+    logger,
+    prefix: config.QUEUE_PREFIX,
+    attempts: config.JOB_ATTEMPTS,
+    backoffMs: config.JOB_BACKOFF_MS,
+    maxWaiting: config.QUEUE_MAX_WAITING,
+  });
+  // The queue gauges describe the whole cluster; every API node exports them (docs/operating.md).
+  const metrics = processMetrics();
+  const stats = new BullMqQueueStats({ connection: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger });
+  metrics.collectors.add(stats.collector(metrics));
+  const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups: [() => stats.close()] });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
   process.stdout.write(`sha224d api listening on ${node.baseUrl}\n`);
 }

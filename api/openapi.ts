@@ -1,51 +1,129 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { generationRegistrar, json } from './openapi-kit.js';
+import { OAUTH_SCOPES } from './oauth/server/model.js';
+import { registerPublicPaths } from './docs/openapi-public.js';
+import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
+import { SCOPE_WORDS } from './management/scopes.js';
+import { OAUTH_PATHS } from './oauth/metadata.js';
+import { registerOAuthPaths } from './oauth/openapi.js';
+import { documentRoutes, registerHeaders } from './openapi-kit.js';
+import * as v1 from './schemas/v1.js';
 import * as v2 from './schemas/v2.js';
-import { registerV1Paths } from './v1/openapi.js';
+import { V1_ROUTES } from './v1/routes.js';
+import { V2_ROUTES } from './v2/routes.js';
+
+export interface OpenApiOptions {
+  /** The OAuth endpoints are served (the SQL store holds their tables; api/compose.ts). Default true. */
+  oauth?: boolean;
+  /** Where the document says the API is (api/docs/openapi-servers.ts). Default: the node's default listener. */
+  origins?: DocumentOrigins;
+  /** More paths, e.g. the management API once its routes are mounted (api/management/openapi.ts). */
+  extra?: (registry: OpenAPIRegistry) => void;
+}
+
+export const DEFAULT_ORIGINS: DocumentOrigins = { main: 'http://127.0.0.1:8080', sandboxes: [] };
+
+/** Tags: one per API generation, then the rest of what the node serves. */
+const TAGS = [
+  { name: 'v2', description: 'The current API (SPEC "v2"): X-API-Key (recommended), `api_key`, or a bearer token.' },
+  {
+    name: 'v1',
+    description: 'The first generation (SPEC "v1 Set A", "v1 Set B"), kept for existing clients: `Authorization: Bearer` or `api_key`.',
+  },
+  { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts (docs/auth.md).' },
+  { name: 'Service', description: 'Probes and public documents; no credentials.' },
+  { name: 'Client library', description: 'The client-side SHA-224 JavaScript library (README "Client-side SHA-224 library").' },
+  { name: 'Dashboard', description: 'The JSON API the account dashboard calls (README "Dashboard"): a session cookie, not an API key.' },
+];
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests, so the
- * two cannot drift.
+ * two cannot drift. Every operation has an operationId and its generation's tag, and lists the
+ * statuses its route can answer with their envelope and headers (api/openapi-kit.ts).
  */
-export function buildOpenApiDocument(extra: (registry: OpenAPIRegistry) => void = () => undefined): ReturnType<OpenApiGeneratorV31['generateDocument']> {
+export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const oauth = options.oauth ?? true;
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'ApiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
-  registry.registerComponent('securitySchemes', 'ApiKeyQuery', { type: 'apiKey', in: 'query', name: 'api_key' });
-  registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
-  const { security, error, errors, ok, post, get } = generationRegistrar(registry, {
-    security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { Bearer: [] }],
-    errorSchema: v2.ErrorResponse,
-  });
-  const asyncAnswers = { 202: { description: 'Accepted', ...json(v2.AcceptedResponse) }, 413: error('FILE_TOO_LARGE') };
-
-  post('/v2/hash', 'SHA-224 of data', v2.HashRequest, v2.HashResponse);
-  post('/v2/verify', 'Verify data against a SHA-224 digest (constant-time)', v2.VerifyRequest, v2.VerifyResponse);
-  post('/v2/hmac', 'HMAC-SHA-224', v2.HmacRequest, v2.HmacResponse);
-  post('/v2/batch', 'Hash up to 1000 items; ?async=true answers 202', v2.BatchRequest, v2.BatchResponse);
-  registry.registerPath({
-    method: 'post',
-    path: '/v2/file',
-    summary: 'SHA-224 of an uploaded file (multipart field "file"); ?async=true answers 202',
-    security,
-    request: {
-      query: v2.AsyncQuery,
-      body: { content: { 'multipart/form-data': { schema: v2.FileFields.extend({ file: v2.FileFields.shape.output.openapi({ type: 'string', format: 'binary' }) }) } } },
+  const headers = registerHeaders(registry);
+  registerSecuritySchemes(registry, oauth);
+  const oauthScope = oauth ? [{ OAuth2: [] }] : [];
+  documentRoutes(
+    {
+      name: 'v2',
+      registry,
+      errorSchema: v2.ErrorResponse,
+      errorSchemaName: 'ErrorResponse',
+      security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { BearerApiKey: [] }, { BearerJwt: [] }, ...oauthScope],
+      headers,
     },
-    responses: { ...ok(v2.FileResponse), ...asyncAnswers, ...errors },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/v2/stream',
-    summary: 'SHA-224 of a raw application/octet-stream body (chunked); ?async=true answers 202',
-    security,
-    request: { query: v2.StreamQuery, body: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } },
-    responses: { ...ok(v2.StreamResponse), ...asyncAnswers, ...errors },
-  });
-  get('/v2/jobs/{id}', 'State of an async job; when completed, the body the synchronous call would have returned', v2.AcceptedResponse);
-  registerV1Paths(registry);
-  extra(registry);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    '/v2',
+    V2_ROUTES,
+  );
+  documentRoutes(
+    {
+      name: 'v1',
+      registry,
+      errorSchema: v1.ErrorResponseV1,
+      errorSchemaName: 'V1ErrorResponse',
+      security: [{ BearerApiKey: [] }, { ApiKeyQuery: [] }, { BearerJwt: [] }, ...oauthScope],
+      headers,
+    },
+    '/v1',
+    V1_ROUTES,
+  );
+  if (oauth) registerOAuthPaths(registry, headers);
+  registerPublicPaths(registry, headers);
+  options.extra?.(registry);
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'sha224d', version: '2.0.0', description: 'SHA-224 hashing service' },
+    info: {
+      title: 'sha224d',
+      version: '2.0.0',
+      description: 'Self-hostable SHA-224 hashing service: HTTP/JSON API (v1, v2), OAuth 2.0, probes and the client-side library.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: DEFAULT_ORIGINS.main }],
+    tags: TAGS,
+  });
+  return localizeDocument(document, options.origins ?? DEFAULT_ORIGINS);
+}
+
+function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {
+  registry.registerComponent('securitySchemes', 'ApiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'An API key (`s224_…`) in `X-API-Key`: the recommended way for /v2 (v1 does not read this header).',
+  });
+  registry.registerComponent('securitySchemes', 'ApiKeyQuery', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'api_key',
+    description: 'An API key in the query string. Accepted for compatibility; logs and proxies keep URLs, so prefer a header.',
+  });
+  registry.registerComponent('securitySchemes', 'BearerApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'API key (s224_…)',
+    description: 'An API key as a bearer token: `Authorization: Bearer s224_…` (the v1 way).',
+  });
+  registry.registerComponent('securitySchemes', 'BearerJwt', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'An Enterprise JWT (HS256) signed with the deployment secret or an account key (docs/auth.md).',
+  });
+  if (!oauth) return;
+  registry.registerComponent('securitySchemes', 'OAuth2', {
+    type: 'oauth2',
+    description: 'OAuth 2.0 authorization code grant with PKCE S256, for clients registered by Enterprise accounts (docs/auth.md).',
+    flows: {
+      authorizationCode: {
+        // Absolute, under the issuer: localizeDocument sets them per origin.
+        authorizationUrl: DEFAULT_ORIGINS.main + OAUTH_PATHS.authorize,
+        tokenUrl: DEFAULT_ORIGINS.main + OAUTH_PATHS.token,
+        refreshUrl: DEFAULT_ORIGINS.main + OAUTH_PATHS.token,
+        scopes: Object.fromEntries(OAUTH_SCOPES.map((scope) => [scope, SCOPE_WORDS[scope] ?? scope])),
+      },
+    },
   });
 }

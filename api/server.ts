@@ -1,9 +1,55 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { loadConfig, type Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
-import { httpsUrl } from './middleware/https-only.js';
+import { handleClientErrors } from './http/client-error.js';
+import { watchRequestTimeouts } from './http/request-timeouts.js';
+import { answerPlainHttp } from './middleware/https-only.js';
+import { SECURITY_HEADERS } from './middleware/security-headers.js';
+
+/** The edge's time and connection bounds (shared/config.ts; docs/limits.md "Connections and timeouts"). */
+export interface EdgeOptions {
+  headersTimeoutMs: number;
+  bodyIdleTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  wsHandshakeTimeoutMs: number;
+  maxConnections: number;
+}
+
+export function edgeOptions(config: Config): EdgeOptions {
+  return {
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    wsHandshakeTimeoutMs: config.WS_HANDSHAKE_TIMEOUT_MS,
+    maxConnections: config.MAX_CONNECTIONS,
+  };
+}
+
+/** The only path whose request may take longer than REQUEST_TIMEOUT_MS to arrive (docs/limits.md). */
+const UNBOUNDED_PATH = '/v2/stream';
+
+function serverOptions(edge: EdgeOptions): http.ServerOptions {
+  return {
+    headersTimeout: edge.headersTimeoutMs,
+    // Route-aware total and idle bounds live in api/http/request-timeouts.ts.
+    requestTimeout: 0,
+    keepAliveTimeout: edge.keepAliveTimeoutMs,
+    // How often Node checks headersTimeout (its default, 30 s, would make a 15 s bound 45 s).
+    connectionsCheckingInterval: Math.max(20, Math.min(1000, Math.floor(edge.headersTimeoutMs / 4))),
+  };
+}
+
+export function createServer(handler: RequestListener, edge: EdgeOptions, tls?: { cert: Buffer; key: Buffer }): http.Server {
+  return tls
+    ? https.createServer({ ...serverOptions(edge), cert: tls.cert, key: tls.key }, handler)
+    : http.createServer(serverOptions(edge), handler);
+}
 
 export interface RunningServer {
   server: http.Server;
@@ -23,12 +69,91 @@ export async function listen(server: http.Server, port: number, host: string): P
   return (server.address() as AddressInfo).port;
 }
 
-export async function startServer(handler: RequestListener, options: { port: number; host: string; logger: Logger; server?: http.Server }): Promise<RunningServer> {
-  const server = options.server ?? http.createServer(handler);
-  // Slow-loris bounds; uploads of 1 GiB need a long requestTimeout, the header phase does not.
-  server.headersTimeout = 20_000;
+/**
+ * A WebSocket upgrade must be answered (101 or a refusal) within `timeoutMs`, else its socket is
+ * closed: authenticating a handshake awaits the store and the connection registry. Installed with
+ * the first 'upgrade' listener, so a server with none keeps Node's default (the request is served
+ * as a plain request).
+ */
+function boundHandshakes(server: http.Server, timeoutMs: number): void {
+  const onUpgrade = (_req: http.IncomingMessage, socket: Duplex): void => {
+    const written = (socket as Socket).bytesWritten;
+    const timer = setTimeout(() => {
+      if ((socket as Socket).bytesWritten === written) socket.destroy();
+    }, timeoutMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+  const onNewListener = (event: string | symbol): void => {
+    if (event !== 'upgrade') return;
+    server.off('newListener', onNewListener);
+    server.prependListener('upgrade', onUpgrade);
+  };
+  server.on('newListener', onNewListener);
+}
+
+/**
+ * Run `onRequest` once per request, before any other 'request' listener (they rewrite `req.url`
+ * as they route). socket.io's engine takes over a server by removing every 'request' listener and
+ * calling them itself for paths it does not serve: when that happens, `onRequest` is put back in
+ * front, and a request it has already seen is not handled twice.
+ */
+function firstOnEveryRequest(server: http.Server, onRequest: (req: http.IncomingMessage, res: http.ServerResponse) => void): void {
+  const seen = new WeakSet<http.IncomingMessage>();
+  const listener = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (seen.has(req)) return;
+    seen.add(req);
+    onRequest(req, res);
+  };
+  let installing = false;
+  const install = (): void => {
+    installing = true;
+    server.prependListener('request', listener);
+    installing = false;
+  };
+  server.on('newListener', (event: string | symbol) => {
+    if (event === 'request' && !installing && !server.listeners('request').includes(listener)) install();
+  });
+  install();
+}
+
+/**
+ * Every bound of the edge on one listener: header, body-idle and total timeouts, keep-alive and
+ * WebSocket handshake timeouts, the connection cap, JSON answers to parser-level refusals, and the
+ * headers every response carries.
+ */
+function harden(server: http.Server, edge: EdgeOptions, logger: Logger): () => void {
+  server.headersTimeout = edge.headersTimeoutMs;
   server.requestTimeout = 0;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = edge.keepAliveTimeoutMs;
+  server.maxConnections = edge.maxConnections;
+  let dropped = 0;
+  server.on('drop', () => {
+    // One warning per burst, not per connection.
+    if (dropped++ === 0) logger.warn({ maxConnections: edge.maxConnections }, 'connection cap reached; closing new connections');
+    setTimeout(() => (dropped = 0), 10_000).unref();
+  });
+  const watch = watchRequestTimeouts({
+    bodyIdleMs: edge.bodyIdleTimeoutMs,
+    requestMs: edge.requestTimeoutMs,
+    unbounded: (req) => (req.url ?? '').split('?', 1)[0]?.toLowerCase().replace(/\/+$/, '') === UNBOUNDED_PATH,
+  });
+  firstOnEveryRequest(server, (req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    watch.track(req, res);
+  });
+  handleClientErrors(server, watch);
+  boundHandshakes(server, edge.wsHandshakeTimeoutMs);
+  return () => watch.stop();
+}
+
+export async function startServer(
+  handler: RequestListener,
+  options: { port: number; host: string; logger: Logger; server?: http.Server; edge?: EdgeOptions },
+): Promise<RunningServer> {
+  const edge = options.edge ?? edgeOptions(loadConfig({}));
+  const server = options.server ?? createServer(handler, edge);
+  const stopWatch = harden(server, edge, options.logger);
   const port = await listen(server, options.port, options.host);
   let closing: Promise<void> | undefined;
   return {
@@ -40,11 +165,16 @@ export async function startServer(handler: RequestListener, options: { port: num
         force.unref();
         // Keep-alive connections become idle as their in-flight requests finish: close each then,
         // and tell clients not to reuse them.
-        server.on('request', (_req, res: http.ServerResponse) => res.setHeader('Connection', 'close'));
+        // Before the app's own listener: a request it answers synchronously (/healthz) has sent its
+        // headers by the time a later listener runs, and setHeader would throw ERR_HTTP_HEADERS_SENT.
+        server.prependListener('request', (_req, res: http.ServerResponse) => {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+        });
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
+          stopWatch();
           resolve();
         });
         server.closeIdleConnections();
@@ -58,11 +188,14 @@ export interface ServeOptions {
   port: number;
   host: string;
   logger: Logger;
+  edge: EdgeOptions;
   tls?: { cert: Buffer; key: Buffer };
-  /** Second listener whose requests are sandbox requests (issue 4 §5). */
+  /** Second listener whose requests are sandbox requests (SPEC {sandbox_url}). */
   sandboxPort?: number;
-  /** Plain-HTTP listener that answers every request with a 308 to the HTTPS URL. */
+  /** Plain-HTTP listener that redirects to HTTPS (TLS only). */
   redirectPort?: number;
+  /** PUBLIC_URL: where redirects point; defaults to this node's own HTTPS address. */
+  publicUrl?: string;
 }
 
 export interface Listeners {
@@ -74,21 +207,24 @@ export interface Listeners {
 
 /** Start every listener of an API node: main (HTTP or HTTPS), sandbox, HTTP→HTTPS redirect. */
 export async function serve(app: RequestListener, options: ServeOptions): Promise<Listeners> {
-  const make = (): http.Server => (options.tls ? (https.createServer({ cert: options.tls.cert, key: options.tls.key }, app)) : http.createServer(app));
-  const main = await startServer(app, { port: options.port, host: options.host, logger: options.logger, server: make() });
-  const sandbox = options.sandboxPort === undefined ? undefined : await startServer(app, { port: options.sandboxPort, host: options.host, logger: options.logger, server: make() });
+  const { edge, logger } = options;
+  const make = (): http.Server => createServer(app, edge, options.tls);
+  const main = await startServer(app, { port: options.port, host: options.host, logger, server: make(), edge });
+  const sandbox =
+    options.sandboxPort === undefined
+      ? undefined
+      : await startServer(app, { port: options.sandboxPort, host: options.host, logger, server: make(), edge });
   let redirect: RunningServer | undefined;
   if (options.tls && options.redirectPort !== undefined) {
-    const target = main.port;
-    redirect = await startServer(
-      (req, res) => {
-        const hostname = (req.headers.host ?? options.host).replace(/:\d+$/, '');
-        // 308 keeps a POST's method and body (RFC 9110 §15.4.9); the Location says everything.
-        res.writeHead(308, { Location: httpsUrl(hostname, req.url ?? '/', target), 'Content-Length': '0' });
-        res.end();
-      },
-      { port: options.redirectPort, host: options.host, logger: options.logger },
-    );
+    // Never the request's Host: that would be an open redirect and a cache-poisoning vector.
+    const shownHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+    const publicUrl = options.publicUrl ?? new URL(`https://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${main.port}`).origin;
+    redirect = await startServer((req, res) => answerPlainHttp(req, res, publicUrl), {
+      port: options.redirectPort,
+      host: options.host,
+      logger,
+      edge,
+    });
   }
   return {
     main,

@@ -4,10 +4,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_RETRY_POLICY } from './queue/retry-policy.js';
+import { DEFAULT_MAX_WAITING } from './queue/waiting-bound.js';
+import { DEFAULT_PG_BOUNDS } from './store/pg-bounds.js';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number) => z.coerce.number().int().min(min);
 const MiB = 1024 * 1024;
 
@@ -18,19 +19,33 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** postgres://… selects PostgreSQL; unset → SQLite at DATA_DIR/sha224d.sqlite. */
   DATABASE_URL: z.string().optional(),
+  /**
+   * PostgreSQL bounds (shared/store/pg-pool.ts): getting a connection, one statement (server-side
+   * cancel), the client's own give-up for a server that cannot answer, an idle open transaction.
+   * Past any of them a request answers 503 SERVICE_UNAVAILABLE with Retry-After.
+   */
+  PG_CONNECT_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.connectTimeoutMs),
+  PG_STATEMENT_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.statementTimeoutMs),
+  PG_QUERY_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.queryTimeoutMs),
+  PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(1000).default(DEFAULT_PG_BOUNDS.idleInTransactionTimeoutMs),
   /** Set → distributed mode: BullMQ queues and Redis-backed limits. */
   REDIS_URL: z.string().optional(),
   /** Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis. */
-  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
-  /** Seconds a synchronous request waits on its job before 504 JOB_TIMEOUT (issue 3). */
+  /** Seconds a synchronous request waits on its job before 504 JOB_TIMEOUT. */
   SYNC_TIMEOUT: z.coerce.number().positive().default(30),
   /** Inputs up to this many bytes are hashed on the API node instead of through the queue. */
   INLINE_MAX_BYTES: int(0).default(64 * 1024),
+  /** Synchronous file and stream uploads are hashed on the API node as their bytes arrive (docs/decisions.md "Jobs and modes"). */
+  HASH_UPLOADS_WHILE_RECEIVING: bool.default(true),
   /** JSON request bodies (hash, batch, …). */
   MAX_JSON_BYTES: int(1024).default(16 * MiB),
   /** Default ceilings before plan limits (SPEC "Other limits": /v2/file 100 MB; /v2/stream for larger). */
@@ -40,12 +55,42 @@ const envSchema = z.object({
   JOB_RETENTION_SECONDS: int(1).default(24 * 3600),
   /** Seconds uploaded blobs are kept after their job finished (0 = delete at once). */
   BLOB_RETENTION_SECONDS: int(0).default(0),
+  /**
+   * The blob sweep (shared/blob/sweep.ts, docs/decisions.md "Jobs and modes"): how often workers
+   * and the embedded process look for uploads no live job references (0 = never), and the grace
+   * beyond BLOB_RETENTION_SECONDS before such an upload, or an unfinished one, is deleted.
+   */
+  BLOB_SWEEP_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int('must be a whole number of seconds')
+    .min(0, 'must be 0 (no sweep) or more seconds')
+    .max(86_400, 'must be at most 86400 (a day)')
+    .default(300),
+  BLOB_SWEEP_GRACE_SECONDS: z.coerce
+    .number()
+    .int('must be a whole number of seconds')
+    .min(60, 'must be at least 60, so an upload is never swept between its storing and its enqueue')
+    .default(3600),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
   /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */
   WORKER_LOCK_MS: int(1000).default(30_000),
   /** How often workers look for jobs whose worker died. */
   WORKER_STALLED_INTERVAL_MS: int(1000).default(30_000),
+  /**
+   * Retry policy of distributed jobs (docs/decisions.md "Jobs and modes"): attempts for a retryable
+   * failure (set on each job by the API node), the exponential base and cap between attempts, and
+   * how many times a job may lose its worker before it fails (the workers' settings).
+   */
+  JOB_ATTEMPTS: int(1).max(1000).default(DEFAULT_RETRY_POLICY.attempts),
+  JOB_BACKOFF_MS: int(0).default(DEFAULT_RETRY_POLICY.backoffMs),
+  JOB_BACKOFF_MAX_MS: int(0).default(DEFAULT_RETRY_POLICY.backoffMaxMs),
+  JOB_MAX_STALLED_COUNT: int(0).max(1000).default(DEFAULT_RETRY_POLICY.maxStalledCount),
+  /**
+   * Backpressure (docs/decisions.md "Jobs and modes"): a queue holding this many jobs no worker has
+   * taken refuses new ones with 503 SERVICE_UNAVAILABLE and Retry-After; 0 = unbounded.
+   */
+  QUEUE_MAX_WAITING: int(0).default(DEFAULT_MAX_WAITING),
   /** Express "trust proxy" setting: false, true, a hop count, or a list of addresses. */
   TRUST_PROXY: z.string().default('false'),
   TLS_CERT: z.string().optional(),
@@ -58,19 +103,104 @@ const envSchema = z.object({
   WS_PING_INTERVAL_MS: int(1000).default(30_000),
   WS_MAX_MESSAGE_BYTES: int(1024).default(1024 * 1024),
   WS_MAX_IN_FLIGHT: int(1).default(256),
-  /** Test-only escape hatch for the SSRF guard; off by default (issue 4). */
+  /** Test-only escape hatch for the SSRF guard; off by default. */
   URL_FETCH_ALLOW_LOOPBACK: bool.default(false),
   /** Enterprise JWT bearer tokens (SPEC "Authentication" rule 7). */
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default('sha224d'),
   /** How often accepted request counts are written to the SQL store; a crash loses at most this much. */
   USAGE_FLUSH_INTERVAL_MS: int(100).default(5000),
-  /** Path of the plan catalog JSON (issue 5); unset → built-in defaults from the spec. */
+  /** Budget of one request's rate and quota checks on Redis; past it the request gets 503 (never let through). */
+  LIMITER_TIMEOUT_MS: int(50).default(2000),
+  /** Path of the plan catalog JSON; unset → built-in defaults from the spec. */
   PLANS_FILE: z.string().optional(),
   /** Create an admin account and print a key on first start (embedded mode). */
   BOOTSTRAP_ADMIN: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0).default(10_000),
+  /**
+   * Public base URL (scheme, host, port) of this deployment. Redirects to HTTPS are built from it,
+   * never from the request's Host or X-Forwarded-Host (docs/limits.md "Connections and timeouts").
+   */
+  PUBLIC_URL: z
+    .string()
+    .refine(isPublicBaseUrl, 'must be an absolute http(s) URL with no path, query, fragment or credentials, e.g. https://api.example.com')
+    .transform((v) => new URL(v).origin)
+    .optional(),
+  /** A request's headers must arrive within this long (then 408). */
+  HEADERS_TIMEOUT_MS: int(100).default(15_000),
+  /** A body that sends nothing for this long is answered 408 REQUEST_TIMEOUT and closed. */
+  BODY_IDLE_TIMEOUT_MS: int(100).default(30_000),
+  /** The whole request (headers and body) must arrive within this long, except on /v2/stream (then 408). */
+  REQUEST_TIMEOUT_MS: int(100).default(300_000),
+  /** An idle keep-alive connection is closed after this long. */
+  KEEP_ALIVE_TIMEOUT_MS: int(100).default(5_000),
+  /** A WebSocket upgrade must be answered (101 or a refusal) within this long, else the socket is closed. */
+  WS_HANDSHAKE_TIMEOUT_MS: int(100).default(10_000),
+  /** Concurrent connections per listener of an API node; further connections are closed at once. */
+  MAX_CONNECTIONS: int(1).default(4096),
+  /** After refusing a body (413, 400, 503), at most this many more bytes are read and discarded so the client can read the answer; past it, the connection is closed. */
+  UPLOAD_DRAIN_MAX_BYTES: int(0).default(64 * MiB),
+  /** Uploads by client keys (public, browser-side) are capped at this, below the plan's limit. */
+  CLIENT_KEY_MAX_UPLOAD_BYTES: int(0).default(1 * MiB),
+  /** Dashboard sessions end this long after sign-in, whatever the activity (docs/decisions.md "Dashboard and accounts"). */
+  SESSION_MAX_AGE_HOURS: int(1)
+    .max(24 * 90)
+    .default(7 * 24),
+  /** … and after this long without a request. */
+  SESSION_IDLE_MINUTES: int(5)
+    .max(60 * 24 * 30)
+    .default(12 * 60),
+  /** Sign-in throttling: failed attempts counted per fixed window, per client address and per email. */
+  SIGN_IN_WINDOW_MINUTES: int(1)
+    .max(24 * 60)
+    .default(15),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: int(1).default(20),
+  SIGN_IN_MAX_FAILURES_PER_EMAIL: int(1).default(10),
+  /** Rolling a key: how long the old key keeps working beside the new one, unless the roll says otherwise. */
+  KEY_ROLL_GRACE_HOURS: int(0)
+    .max(24 * 30)
+    .default(24),
+  /** The `aud` every per-account JWT must carry (tokens signed with an account's own key). */
+  JWT_AUDIENCE: z.string().min(1).max(200).default('sha224d'),
+  /**
+   * Bearer token for /metrics (docs/operating.md "Where they are served"). Unset → the API's
+   * /metrics is 404 and a worker may bind its metrics listener to loopback only.
+   */
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 visible ASCII characters, e.g. the output of openssl rand -hex 32')
+      .optional(),
+  ),
+  /** Workers: port of the /metrics, /healthz and /readyz listener (0 picks a free one). */
+  METRICS_PORT: int(0).max(65535).default(9091),
+  /** Workers: address of that listener; a non-loopback one needs METRICS_TOKEN. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Operators' bearer token for the queue UI at /admin/queues (distributed mode); unset → the UI
+   * is not served (404). At least 32 characters: it guards pausing and retrying queues.
+   */
+  ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+  /** Let the queue UI change queues and jobs (retry, remove, pause); read-only by default. */
+  ADMIN_QUEUE_WRITE: bool.default(false),
+  /** Email of the first owner created at first start (the one-time link sets the password). */
+  ADMIN_EMAIL: z.string().min(3).max(254).default('admin@localhost'),
 });
+
+/** An origin-only http(s) URL: what PUBLIC_URL must be. */
+function isPublicBaseUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === ''
+  );
+}
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -89,6 +219,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${issues}`);
   }
   const e = parsed.data;
+  if (e.BODY_IDLE_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: BODY_IDLE_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  if (e.PG_QUERY_TIMEOUT_MS < e.PG_STATEMENT_TIMEOUT_MS) {
+    throw new Error('Invalid configuration: PG_QUERY_TIMEOUT_MS must not be below PG_STATEMENT_TIMEOUT_MS');
+  }
+  if (e.JOB_BACKOFF_MAX_MS < e.JOB_BACKOFF_MS) {
+    throw new Error('Invalid configuration: JOB_BACKOFF_MAX_MS must not be below JOB_BACKOFF_MS');
+  }
   const s3Set = [e.S3_ENDPOINT, e.S3_BUCKET].filter(Boolean).length;
   if (s3Set === 1) throw new Error('Invalid configuration: S3_ENDPOINT and S3_BUCKET go together');
   return {
@@ -106,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
           }
         : undefined,
-    workerQueues: e.WORKER_QUEUES.split(',').map((q) => q.trim()).filter(Boolean),
+    workerQueues: e.WORKER_QUEUES.split(',')
+      .map((q) => q.trim())
+      .filter(Boolean),
   };
 }

@@ -6,26 +6,36 @@
  *
  * SPEC "Errors": v2 codes INVALID_INPUT, UNAUTHORIZED, EXPIRED_KEY, FILE_TOO_LARGE,
  * RATE_LIMIT_EXCEEDED, INTERNAL_ERROR; the rest are this service's additions (docs/decisions.md).
+ *
+ * `retryable` says whether the same request can succeed later without changing it: a transient
+ * fault (a Redis/S3/SQL outage, an unknown internal error, a limit that resets) is retryable; a
+ * verdict on the request itself (bad input, an upstream's answer, an SSRF refusal, a size limit)
+ * is final. BullMQ workers retry exactly the retryable codes (shared/queue/bullmq-workers.ts).
  */
 export const ERROR_CATALOG = {
-  INVALID_INPUT: { status: 400, message: 'Invalid or missing required parameters' },
-  UNAUTHORIZED: { status: 401, message: 'Invalid or missing API key' },
-  EXPIRED_KEY: { status: 401, message: 'API key has expired' },
-  FORBIDDEN: { status: 403, message: 'API key lacks permission for this request' },
-  NOT_FOUND: { status: 404, message: 'Resource or endpoint does not exist' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed on this endpoint' },
-  CONFLICT: { status: 409, message: 'Request conflicts with an earlier one' },
-  FILE_TOO_LARGE: { status: 413, message: 'File exceeds the maximum size' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'Request body exceeds the maximum size' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
-  URL_NOT_ALLOWED: { status: 400, message: 'URL is not allowed' },
-  URL_FETCH_FAILED: { status: 502, message: 'Fetching the URL failed' },
-  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests' },
-  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many concurrent connections' },
-  INTERNAL_ERROR: { status: 500, message: 'Internal error' },
-  SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable' },
-  JOB_TIMEOUT: { status: 504, message: 'The job did not finish in time; fetch its result later' },
-} as const satisfies Record<string, { status: number; message: string }>;
+  INVALID_INPUT: { status: 400, retryable: false, message: 'Invalid or missing required parameters' },
+  UNAUTHORIZED: { status: 401, retryable: false, message: 'Invalid or missing API key' },
+  EXPIRED_KEY: { status: 401, retryable: false, message: 'API key has expired' },
+  FORBIDDEN: { status: 403, retryable: false, message: 'API key lacks permission for this request' },
+  CREDENTIAL_EXPOSED: { status: 403, retryable: false, message: 'A credential was sent over plain HTTP and must be treated as exposed' },
+  IP_NOT_ALLOWED: { status: 403, retryable: false, message: "The request's IP address is not on the credential's IP allow-list" },
+  NOT_FOUND: { status: 404, retryable: false, message: 'Resource or endpoint does not exist' },
+  METHOD_NOT_ALLOWED: { status: 405, retryable: false, message: 'Method not allowed on this endpoint' },
+  REQUEST_TIMEOUT: { status: 408, retryable: true, message: 'The request was not received in time' },
+  CONFLICT: { status: 409, retryable: true, message: 'Request conflicts with an earlier one' },
+  FILE_TOO_LARGE: { status: 413, retryable: false, message: 'File exceeds the maximum size' },
+  PAYLOAD_TOO_LARGE: { status: 413, retryable: false, message: 'Request body exceeds the maximum size' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false, message: 'Unsupported content type' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, retryable: false, message: 'Idempotency-Key was already used for a different request' },
+  URL_NOT_ALLOWED: { status: 400, retryable: false, message: 'URL is not allowed' },
+  URL_FETCH_FAILED: { status: 502, retryable: false, message: 'Fetching the URL failed' },
+  RATE_LIMIT_EXCEEDED: { status: 429, retryable: true, message: 'Too many requests' },
+  TOO_MANY_CONNECTIONS: { status: 429, retryable: true, message: 'Too many concurrent connections' },
+  HEADERS_TOO_LARGE: { status: 431, retryable: false, message: 'Request headers are too large' },
+  INTERNAL_ERROR: { status: 500, retryable: true, message: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, retryable: true, message: 'Service temporarily unavailable' },
+  JOB_TIMEOUT: { status: 504, retryable: true, message: 'The job did not finish in time; fetch its result later' },
+} as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
@@ -62,14 +72,19 @@ export class ServiceError extends Error {
     this.extra = options.extra;
   }
 
-  /** Bad input: retrying the same job can never succeed (BullMQ "give up" class). */
-  get isPermanent(): boolean {
-    return this.status >= 400 && this.status < 500;
+  /** The catalog's verdict: can the same request succeed if retried later? */
+  get retryable(): boolean {
+    return ERROR_CATALOG[this.code].retryable;
   }
 }
 
 export function invalidInput(field: string, message: string): ServiceError {
   return new ServiceError('INVALID_INPUT', { message, details: `field: ${field}` });
+}
+
+/** Whether a job that failed with this code should be tried again (unknown codes read as INTERNAL_ERROR). */
+export function isRetryableCode(code: string): boolean {
+  return code in ERROR_CATALOG ? ERROR_CATALOG[code as ErrorCode].retryable : ERROR_CATALOG.INTERNAL_ERROR.retryable;
 }
 
 export function isServiceError(err: unknown): err is ServiceError {

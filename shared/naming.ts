@@ -11,9 +11,12 @@ export function bullQueueName(queue: QueueName): string {
   return `${KEY_PREFIX}-${queue}`;
 }
 
+/** Where every uploaded body lives in the blob store: what the blob sweep lists (shared/blob/sweep.ts). */
+export const UPLOADS_BLOB_PREFIX = 'uploads/';
+
 /** Object key of an uploaded body. The account id is a prefix so lifecycle rules can target it. */
 export function uploadBlobKey(accountId: string): string {
-  return `uploads/${accountId}/${randomUUID()}`;
+  return `${UPLOADS_BLOB_PREFIX}${accountId}/${randomUUID()}`;
 }
 
 export function idempotencyRedisKey(accountId: string, key: string): string {
@@ -28,8 +31,17 @@ export function wsConnectionsRedisKey(accountId: string): string {
   return `${KEY_PREFIX}:ws:${accountId}`;
 }
 
+/** Held (SET NX PX) by the worker that sweeps blobs this interval, so the others skip it. */
+export const BLOB_SWEEP_LOCK_KEY = `${KEY_PREFIX}:blob-sweep`;
+
 export const SOCKET_IO_REDIS_CHANNEL = `${KEY_PREFIX}-socket.io`;
+/** Finished jobs nobody waits on synchronously (async jobs): every API node listens. */
 export const JOB_EVENTS_CHANNEL = `${KEY_PREFIX}:job-events`;
+
+/** One API node's own channel: the outcomes of the synchronous jobs it submitted (their `replyTo`). */
+export function nodeJobEventsChannel(nodeId: string): string {
+  return `${JOB_EVENTS_CHANNEL}:${nodeId}`;
+}
 
 /** BullMQ's own key prefix (its default), so operator tools that assume `bull:` find the queues. */
 export const BULL_PREFIX = 'bull';
@@ -43,19 +55,13 @@ export function namespacedRedisKey(namespace: string | undefined, key: string): 
 }
 
 /**
- * Counters of the request limiter (issue 5). `base` is LIMITS_KEY_BASE in service; tests pass
+ * Counters of the request limiter. `base` is LIMITS_KEY_BASE in service; tests pass
  * their own. `scope` keeps sandbox counts apart from production.
  */
 export const LIMITS_KEY_BASE = `${KEY_PREFIX}:limits`;
 
 /** One fixed, clock-aligned rate window (`windowIndex` = floor(epoch ms / window ms)). */
-export function rateWindowRedisKey(
-  base: string,
-  scope: string,
-  bucket: string,
-  accountId: string,
-  windowIndex: number,
-): string {
+export function rateWindowRedisKey(base: string, scope: string, bucket: string, accountId: string, windowIndex: number): string {
   return `${base}:${scope}:rate:${bucket}:${accountId}:${windowIndex}`;
 }
 

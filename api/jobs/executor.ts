@@ -1,13 +1,18 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
 import { computeMemoryJob, isMemoryKind, type MemoryKind } from '../../shared/jobs/compute.js';
+import type { JobRecorder } from '../../shared/metrics/record.js';
+import { toJobError } from '../../shared/queue/execute.js';
 import type { JobQueue } from '../../shared/queue/types.js';
+import { currentCallerGone } from '../../shared/trace.js';
 
 export interface ExecutorOptions {
   queue: JobQueue;
-  /** INLINE_MAX_BYTES: hashing 64 B costs ~1.5 µs, a queue round trip ~0.65–15 ms (issue 3 §3). */
+  /** INLINE_MAX_BYTES: hashing 64 B costs ~1.5 µs, a queue round trip ~0.65–15 ms. */
   inlineMaxBytes: number;
   syncTimeoutMs: number;
+  /** Inline computations are jobs too: run time and outcome, path "inline". */
+  jobs?: JobRecorder;
 }
 
 /**
@@ -21,16 +26,57 @@ export class JobExecutor {
    * `waitMs` lengthens the wait for a job whose own work is bounded by a longer timeout than
    * SYNC_TIMEOUT (a URL fetch may take up to 60 s); the wait is never shorter than SYNC_TIMEOUT.
    */
-  async run<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, inputBytes?: number, waitMs = 0): Promise<JobResults[K]> {
+  async run<K extends JobKind>(
+    kind: K,
+    payload: JobPayloads[K],
+    principal: Principal,
+    inputBytes?: number,
+    waitMs = 0,
+  ): Promise<JobResults[K]> {
     if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
       // K is narrowed to a memory kind at run time; TypeScript cannot carry that to the payload type.
-      const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => unknown;
-      return compute(kind, payload) as JobResults[K];
+      const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => JobResults[K];
+      return Promise.resolve(this.inline(kind, () => compute(kind, payload)));
     }
-    return this.options.queue.run(kind, payload, { accountId: principal.accountId, timeoutMs: Math.max(this.options.syncTimeoutMs, waitMs) });
+    // A caller that hangs up takes its job with it, if no worker has taken it yet (RunOptions.signal).
+    return this.options.queue.run(kind, payload, {
+      accountId: principal.accountId,
+      timeoutMs: Math.max(this.options.syncTimeoutMs, waitMs),
+      signal: currentCallerGone(),
+    });
   }
 
-  submit<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, idempotencyKey?: string): Promise<{ id: string; created: boolean }> {
-    return this.options.queue.submit(kind, payload, { accountId: principal.accountId, idempotencyKey });
+  /**
+   * A job computed on this node instead of the queue (small inputs; uploads hashed while they
+   * arrived): counted like any job, with path "inline".
+   */
+  inline<K extends JobKind>(kind: K, compute: () => JobResults[K]): JobResults[K] {
+    const jobs = this.options.jobs;
+    if (jobs === undefined) return compute();
+    const started = performance.now();
+    try {
+      const result = compute();
+      jobs.completed(kind, 'inline');
+      return result;
+    } catch (err) {
+      jobs.failed(kind, toJobError(err).code);
+      throw err;
+    } finally {
+      jobs.ran(kind, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** `idempotency`: the Idempotency-Key and the request's fingerprint (api/http/idempotency.ts). */
+  submit<K extends JobKind>(
+    kind: K,
+    payload: JobPayloads[K],
+    principal: Principal,
+    idempotency?: { key: string; fingerprint: string },
+  ): Promise<{ id: string; created: boolean }> {
+    return this.options.queue.submit(kind, payload, {
+      accountId: principal.accountId,
+      idempotencyKey: idempotency?.key,
+      fingerprint: idempotency?.fingerprint,
+    });
   }
 }

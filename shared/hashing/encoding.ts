@@ -15,22 +15,31 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /**
- * Decode a request string to bytes. Node's own decoders silently drop malformed characters
- * (Buffer.from('zz', 'hex') is empty), which would hash something other than what the caller
- * sent; so the text is checked first and refused with INVALID_INPUT naming the field.
+ * Why `data` does not decode under `encoding` (a message naming `field`), or undefined when it
+ * does. Node's own decoders silently drop malformed characters (Buffer.from('zz', 'hex') is
+ * empty), which would hash something other than what the caller sent; so the text is checked
+ * first. The request schemas run this (api/schemas/common.ts) and workers run it again through
+ * decodeInput, since a queued payload is input too.
  */
-export function decodeInput(data: string, encoding: InputEncoding, field = 'data'): Buffer {
+export function encodingProblem(data: string, encoding: InputEncoding, field = 'data'): string | undefined {
   switch (encoding) {
     case 'utf8':
-      return Buffer.from(data, 'utf8');
+      return undefined;
     case 'hex':
-      if (!HEX.test(data)) throw invalidInput(field, `${field} is not valid hex (even number of 0-9a-f characters)`);
-      return Buffer.from(data, 'hex');
+      return HEX.test(data) ? undefined : `${field} is not valid hex (even number of 0-9a-f characters)`;
     case 'base64':
-      if (BASE64.test(data)) return Buffer.from(data, 'base64');
-      if (BASE64URL.test(data) && data.length % 4 !== 1) return Buffer.from(data, 'base64url');
-      throw invalidInput(field, `${field} is not valid base64`);
+      return BASE64.test(data) || isBase64Url(data) ? undefined : `${field} is not valid base64`;
   }
+}
+
+const isBase64Url = (data: string): boolean => BASE64URL.test(data) && data.length % 4 !== 1;
+
+/** Decode a request string to bytes; INVALID_INPUT naming `field` if it does not decode (encodingProblem). */
+export function decodeInput(data: string, encoding: InputEncoding, field = 'data'): Buffer {
+  const problem = encodingProblem(data, encoding, field);
+  if (problem !== undefined) throw invalidInput(field, problem);
+  // Node's base64 decoder also reads the url-safe alphabet (RFC 4648 §5) that encodingProblem admits.
+  return Buffer.from(data, encoding);
 }
 
 /** Length in bytes of `data` once decoded, without allocating (for inline-vs-queue decisions). */
@@ -48,12 +57,4 @@ export function decodedLength(data: string, encoding: InputEncoding): number {
 export function encodeDigest(digest: Uint8Array, format: OutputFormat): string {
   const buf = Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength);
   return format === 'hex' ? buf.toString('hex') : buf.toString('base64');
-}
-
-/** Check that `data` decodes under `encoding` without allocating the bytes (before enqueueing). */
-export function assertDecodable(data: string, encoding: InputEncoding, field = 'data'): void {
-  if (encoding === 'hex' && !HEX.test(data)) throw invalidInput(field, `${field} is not valid hex (even number of 0-9a-f characters)`);
-  if (encoding === 'base64' && !BASE64.test(data) && !(BASE64URL.test(data) && data.length % 4 !== 1)) {
-    throw invalidInput(field, `${field} is not valid base64`);
-  }
 }

@@ -33,10 +33,12 @@ export interface VerifyJob {
 export interface BatchItem {
   id: string;
   data: string;
+  /** v1 /batch/verify: the caller's hex digest, compared in constant time by the job (its result's `valid`). */
+  expected?: string;
 }
 
 /**
- * Batch, file and stream jobs may run asynchronously (issue 3 §6); `output` rides along so the
+ * Batch, file and stream jobs may run asynchronously; `output` rides along so the
  * API can render a finished job's body exactly as the synchronous call would have. Workers ignore it.
  */
 export interface BatchJob {
@@ -51,6 +53,8 @@ export interface FileJob {
   filename: string;
   chunkSize: number;
   output: OutputFormat;
+  /** v1 /verify/file: the caller's hex digest, compared in constant time by the job (its result's `valid`). */
+  expected?: string;
 }
 
 export interface StreamJob {
@@ -86,6 +90,8 @@ export interface BatchItemResult {
   id: string;
   digest: string;
   size: number;
+  /** Present when the item carried `expected`. */
+  valid?: boolean;
 }
 
 export interface JobResults {
@@ -93,7 +99,8 @@ export interface JobResults {
   hmac: DigestResult;
   verify: DigestResult & { valid: boolean };
   batch: { results: BatchItemResult[] };
-  file: DigestResult;
+  /** `valid` is present when the job carried `expected`. */
+  file: DigestResult & { valid?: boolean };
   stream: DigestResult;
   url: DigestResult & { finalUrl: string };
 }
@@ -101,7 +108,7 @@ export interface JobResults {
 export type JobKind = keyof JobPayloads;
 
 /**
- * Queues by which operators size worker pools (issue 3: one per kind of work). hmac and verify
+ * Queues by which operators size worker pools (one per kind of work). hmac and verify
  * are the same cost as hash and share its queue.
  */
 export const QUEUE_NAMES = ['hash', 'batch', 'file', 'url', 'stream'] as const;

@@ -2,7 +2,7 @@ import { isIP, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which IP addresses the URL fetcher may dial (issue 4, SSRF protection). Allow-list in spirit:
+ * Which IP addresses the URL fetcher may dial (SSRF protection). Allow-list in spirit:
  * an address is allowed only when it is public unicast; every special-purpose range of the IANA
  * registries (RFC 6890 and successors) is denied, and IPv6 forms that carry an IPv4 address are
  * judged by that IPv4 address, so `::ffff:127.0.0.1` is no way round a 127/8 rule.
@@ -215,9 +215,7 @@ export function checkAddress(ip: string, options: AddressPolicyOptions = {}): Ad
   } catch {
     return { allowed: false, rule: 'invalid' };
   }
-  return addr.kind() === 'ipv4'
-    ? checkV4(addr as ipaddr.IPv4, options.allowLoopback === true)
-    : checkV6(addr as ipaddr.IPv6, options);
+  return addr.kind() === 'ipv4' ? checkV4(addr as ipaddr.IPv4, options.allowLoopback === true) : checkV6(addr as ipaddr.IPv6, options);
 }
 
 export function isAddressAllowed(ip: string, options: AddressPolicyOptions = {}): boolean {

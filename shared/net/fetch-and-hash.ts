@@ -7,7 +7,7 @@ import { AddressDeniedError, guardedConnector } from './guarded-connect.js';
 import { checkUrl, parseUrl, urlNotAllowed } from './url-policy.js';
 
 /**
- * Fetch a caller-named URL and hash its body (issue 4, `POST /v1/hash/url`, job kind `url`).
+ * Fetch a caller-named URL and hash its body (`POST /v1/hash/url`, job kind `url`).
  * The SSRF policy lives in address-policy.ts (which addresses), url-policy.ts (which URLs) and
  * guarded-connect.ts (checking what is actually dialed); this module adds the request loop:
  * manual redirects with every hop re-checked, one deadline over everything, and a byte cap

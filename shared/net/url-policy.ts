@@ -3,7 +3,7 @@ import { ServiceError, invalidInput } from '../errors.js';
 import { checkAddress, type AddressPolicyOptions, type DeniedRange } from './address-policy.js';
 
 /**
- * URL-level SSRF rules (issue 4): parse with the WHATWG URL parser, the same one the fetcher
+ * URL-level SSRF rules: parse with the WHATWG URL parser, the same one the fetcher
  * dials with, so there is one reading of every URL; only http and https; no credentials; and a
  * literal IP host is checked here because the DNS lookup hook never sees it.
  *

@@ -10,15 +10,23 @@ import { renderV1Error, renderV2Error } from '../../api/http/envelopes.js';
 import { ERROR_CATALOG, ERROR_CODES, ServiceError } from '../../shared/errors.js';
 
 /** SPEC "Error body, v2": the codes and statuses the spec itself defines. */
-const SPEC_CODES = { INVALID_INPUT: 400, UNAUTHORIZED: 401, EXPIRED_KEY: 401, FILE_TOO_LARGE: 413, RATE_LIMIT_EXCEEDED: 429, INTERNAL_ERROR: 500 };
+const SPEC_CODES = {
+  INVALID_INPUT: 400,
+  UNAUTHORIZED: 401,
+  EXPIRED_KEY: 401,
+  FILE_TOO_LARGE: 413,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+};
 
 const decisions = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'decisions.md'), 'utf8');
 const addedLine = decisions.split('\n').find((l) => l.includes('Error codes added to the spec'))!;
 const documented = Object.fromEntries([...addedLine.matchAll(/\b([A-Z][A-Z_]+) (\d{3})\b/g)].map((m) => [m[1]!, Number(m[2])]));
 
 describe('error catalog', () => {
-  it('keeps the spec\'s codes with the spec\'s statuses', () => {
-    for (const [code, status] of Object.entries(SPEC_CODES)) expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG]?.status, code).toBe(status);
+  it("keeps the spec's codes with the spec's statuses", () => {
+    for (const [code, status] of Object.entries(SPEC_CODES))
+      expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG]?.status, code).toBe(status);
   });
 
   it('documents every other code, with its status, in docs/decisions.md — and nothing more', () => {

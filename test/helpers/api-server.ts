@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { composeApi } from '../../api/compose.js';
 import { attachRealtime, type Realtime, type RealtimeOptions } from '../../api/realtime/index.js';
-import { startServer } from '../../api/server.js';
+import { createServer, edgeOptions, startServer } from '../../api/server.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { blobRetentionMs, openBlobStore, openLimiter, openPlanCatalog, retentionMs } from '../../shared/infra.js';
 import { createApiKey } from '../../shared/keys/api-keys.js';
@@ -18,6 +18,7 @@ import { createStore } from '../../shared/store/kysely-store.js';
 import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
 import { createJobHandlers } from '../../workers/registry.js';
 import { createTestDatabase, type EngineName } from '../store/engines.js';
+import { auditResponses } from './openapi-conformance.js';
 
 export interface TestServer {
   url: string;
@@ -29,38 +30,85 @@ export interface TestServer {
   realtime?: Realtime;
   /** Every log line written so far. */
   logs: () => string;
-  newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date; allowedDomains?: string[] }): Promise<{ secret: string; id: string; accountId: string }>;
+  newKey(options: {
+    type?: KeyType;
+    plan?: Plan;
+    expiresAt?: Date;
+    allowedDomains?: string[];
+  }): Promise<{ secret: string; id: string; accountId: string }>;
   close(): Promise<void>;
 }
 
-/** `realtime`: also attach /v2/ws and socket.io (api/realtime), with these option overrides. */
-export async function startTestServer(options: { engine?: EngineName; env?: Record<string, string>; realtime?: Partial<RealtimeOptions> } = {}): Promise<TestServer> {
+/**
+ * `realtime`: also attach /v2/ws and socket.io (api/realtime), with these option overrides.
+ * `tls`: listen with HTTPS (this certificate and key) instead of plain HTTP.
+ */
+export async function startTestServer(
+  options: {
+    engine?: EngineName;
+    env?: Record<string, string>;
+    realtime?: Partial<RealtimeOptions>;
+    tls?: { cert: Buffer; key: Buffer };
+  } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-api-'));
   const db = await createTestDatabase(options.engine ?? 'sqlite');
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...options.env, ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ...options.env,
+    ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}),
+  });
   let logText = '';
-  const logger = createLogger('info', new Writable({ write(chunk: Buffer, _e, done) { logText += chunk.toString(); done(); } }));
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk: Buffer, _e, done) {
+        logText += chunk.toString();
+        done();
+      },
+    }),
+  );
   const store = await createStore(db.name === 'sqlite' ? { sqlitePath: path.join(dataDir, 'sha224d.sqlite') } : db.options);
   const blobs = await openBlobStore(config);
   const queue = new InProcessQueue({
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
-    blobs, logger, concurrency: 4, retentionMs: retentionMs(config), blobRetentionMs: blobRetentionMs(config),
+    blobs,
+    logger,
+    concurrency: 4,
+    retentionMs: retentionMs(config),
+    blobRetentionMs: blobRetentionMs(config),
   });
   const catalog = openPlanCatalog(config);
   const limits = openLimiter(config, store, catalog, logger);
   const { app, deps } = composeApi({ config, logger, store, queue, blobs, limiter: limits.limiter, catalog });
-  const server = await startServer(app, { port: 0, host: '127.0.0.1', logger });
+  const edge = edgeOptions(config);
+  // Every /v1 and /v2 answer is held against the OpenAPI document; close() reports what was off it.
+  const offDocument: string[] = [];
+  const handler = auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST });
+  const server = await startServer(handler, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    edge,
+    server: options.tls && createServer(handler, edge, options.tls),
+  });
   const realtime = options.realtime ? await attachRealtime({ main: server }, deps, options.realtime) : undefined;
 
   const account = await store.createAccount({ name: 'test', plan: 'enterprise' });
   const keys = {} as Record<KeyType, string>;
   for (const type of ['production', 'development', 'read_only', 'client'] as const) {
-    const { secret } = await createApiKey(store, { accountId: account.id, type, description: `${type} key`, allowedDomains: type === 'client' ? ['app.example.com', '*.example.org'] : [] });
+    const { secret } = await createApiKey(store, {
+      accountId: account.id,
+      type,
+      description: `${type} key`,
+      allowedDomains: type === 'client' ? ['app.example.com', '*.example.org'] : [],
+    });
     keys[type] = secret;
   }
 
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${server.port}`,
     config,
     store,
     accountId: account.id,
@@ -79,13 +127,22 @@ export async function startTestServer(options: { engine?: EngineName; env?: Reco
       await store.close();
       await db.cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (offDocument.length > 0) throw new Error(`answers off the OpenAPI document:\n${offDocument.join('\n')}`);
     },
   };
 }
 
 /** POST JSON and return status, headers and parsed body. */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 

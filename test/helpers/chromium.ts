@@ -11,8 +11,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic', '--disable-dev-shm-usage',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--disable-dev-shm-usage',
 ];
 
 /** Fails (never skips) when Chromium is missing: CI installs it, so its absence is a broken setup. */
@@ -21,19 +28,32 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
-export interface StaticFile { body: string | Uint8Array; type: string }
+export interface StaticFile {
+  body: string | Uint8Array;
+  type: string;
+  /** Extra response headers, e.g. a Content-Security-Policy for the page. */
+  headers?: Record<string, string>;
+}
 
-export interface StaticServer { origin: string; close(): Promise<void> }
+export interface StaticServer {
+  origin: string;
+  /** Every request's URL so far, as the client addressed it (a redirect target can check what it was sent). */
+  requests: URL[];
+  close(): Promise<void>;
+}
 
 /** Serves `files` (path → body) from memory on an ephemeral 127.0.0.1 port; anything else is 404. */
 export async function serveStatic(files: Record<string, StaticFile>): Promise<StaticServer> {
+  const requests: URL[] = [];
   const server = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://127.0.0.1').pathname];
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+    requests.push(url);
+    const file = files[url.pathname];
     if (!file) {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
+    res.writeHead(200, { ...file.headers, 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -42,10 +62,12 @@ export async function serveStatic(files: Record<string, StaticFile>): Promise<St
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

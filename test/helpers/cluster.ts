@@ -1,18 +1,17 @@
 /**
  * A distributed deployment as real processes: N API nodes (dist/api.js) and M workers
  * (dist/worker.js) on the machine's Redis (a fresh QUEUE_PREFIX), a fresh PostgreSQL schema and
- * an in-process s3rver. The test process shares the database, so it creates accounts and keys.
+ * s3rver in a process of its own (test/helpers/fixtures/s3rver.mjs). The test process shares the database, so it creates accounts and keys.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
 import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createStore } from '../../shared/store/kysely-store.js';
 import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { createTestDatabase } from '../store/engines.js';
-import { spawnEntry, type SpawnedProcess } from './spawn.js';
+import { spawnEntry, spawnNode, type SpawnedProcess } from './spawn.js';
 
 export const S3_BUCKET = 'sha224d';
 
@@ -31,7 +30,7 @@ export interface Cluster {
   addWorker(args?: string[]): Promise<SpawnedProcess>;
   /** Start one more API node with extra environment. */
   addApi(env?: Record<string, string>): Promise<{ proc: SpawnedProcess; url: string }>;
-  newKey(options: { type?: KeyType; plan?: Plan }): Promise<string>;
+  newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date }): Promise<string>;
   /** Objects currently stored in the S3 bucket (uploads not yet deleted). */
   storedObjects(): string[];
   close(): Promise<void>;
@@ -45,11 +44,16 @@ export interface ClusterOptions {
   redisUrl?: string;
   /** Use this S3 endpoint instead of starting s3rver (fault tests point it at a closed port). */
   s3Endpoint?: string;
+  /** Reach the started s3rver through the endpoint this returns (fault tests put a TCP proxy in between). */
+  s3Via?: (s3rverEndpoint: string) => Promise<string>;
 }
 
 function listFiles(dir: string): string[] {
   try {
-    return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => path.join(d.parentPath, d.name));
   } catch {
     return [];
   }
@@ -59,13 +63,30 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const db = await createTestDatabase('postgres');
   const s3Directory = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-s3-'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-cluster-'));
-  let s3: S3rver | undefined;
-  let s3Endpoint = options.s3Endpoint;
-  if (!s3Endpoint) {
-    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Directory, configureBuckets: [{ name: S3_BUCKET }] });
-    const { port } = await s3.run();
-    s3Endpoint = `http://127.0.0.1:${port}`;
+  let s3: SpawnedProcess | undefined;
+  // s3rver starts while the test process migrates the schema and creates the account (below).
+  const s3Started = (async (): Promise<string> => {
+    if (options.s3Endpoint) return options.s3Endpoint;
+    s3 = spawnNode('s3rver', [path.join(import.meta.dirname, 'fixtures', 's3rver.mjs'), s3Directory, S3_BUCKET]);
+    const endpoint = (await s3.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+    return options.s3Via ? options.s3Via(endpoint) : endpoint;
+  })();
+  // Awaited below; a failure meanwhile must not surface as an unhandled rejection.
+  s3Started.catch(() => undefined);
+  const store = await createStore(db.options);
+  const account = await store.createAccount({ name: 'cluster', plan: 'enterprise' });
+  const keys = {} as Record<KeyType, string>;
+  for (const type of ['production', 'development', 'read_only', 'client'] as const) {
+    keys[type] = (
+      await createApiKey(store, {
+        accountId: account.id,
+        type,
+        description: type,
+        allowedDomains: type === 'client' ? ['app.example.com'] : [],
+      })
+    ).secret;
   }
+  const s3Endpoint = await s3Started;
   const prefix = freshPrefix();
   const redisUrl = options.redisUrl ?? SHARED_REDIS_URL;
   const env: Record<string, string> = {
@@ -80,15 +101,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     PORT: '0',
     BOOTSTRAP_ADMIN: 'false',
     SHUTDOWN_GRACE_MS: '5000',
+    // Several workers share this host: each metrics listener takes a free port (it prints which).
+    METRICS_PORT: '0',
     ...options.env,
   };
-
-  const store = await createStore(db.options);
-  const account = await store.createAccount({ name: 'cluster', plan: 'enterprise' });
-  const keys = {} as Record<KeyType, string>;
-  for (const type of ['production', 'development', 'read_only', 'client'] as const) {
-    keys[type] = (await createApiKey(store, { accountId: account.id, type, description: type, allowedDomains: type === 'client' ? ['app.example.com'] : [] })).secret;
-  }
 
   const apis: SpawnedProcess[] = [];
   const workers: SpawnedProcess[] = [];
@@ -105,9 +121,19 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     await proc.waitFor(/worker ready/);
     return proc;
   };
-  const started = await Promise.all(Array.from({ length: options.apiNodes ?? 2 }, () => addApi()));
-  urls.push(...started.map((s) => s.url));
-  await Promise.all(Array.from({ length: options.workers ?? 2 }, () => addWorker()));
+  // Workers never open the database, so they start beside the API nodes rather than after them.
+  try {
+    const [started] = await Promise.all([
+      Promise.all(Array.from({ length: options.apiNodes ?? 2 }, () => addApi())),
+      Promise.all(Array.from({ length: options.workers ?? 2 }, () => addWorker())),
+    ]);
+    urls.push(...started.map((s) => s.url));
+  } catch (err) {
+    // The caller gets no cluster to close: stop what did start.
+    await Promise.all([...apis, ...workers, ...(s3 ? [s3] : [])].map((p) => p.stop('SIGKILL')));
+    await store.close();
+    throw err;
+  }
 
   return {
     urls,
@@ -121,18 +147,19 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     s3Directory,
     addWorker,
     addApi,
-    async newKey({ type = 'production', plan }) {
+    async newKey({ type = 'production', plan, expiresAt }) {
       const accountId = plan ? (await store.createAccount({ name: `acct-${plan}`, plan })).id : account.id;
-      return (await createApiKey(store, { accountId, type, description: 'extra' })).secret;
+      return (await createApiKey(store, { accountId, type, description: 'extra', expiresAt })).secret;
     },
     // s3rver keeps each object as <key>._S3rver_object beside its metadata and checksum files.
     storedObjects: () => listFiles(path.join(s3Directory, S3_BUCKET)).filter((f) => f.endsWith('._S3rver_object')),
     async close() {
       await Promise.all([...apis, ...workers].map((p) => p.stop('SIGKILL')));
       await store.close();
-      await s3?.close();
+      await s3?.stop();
       await db.cleanup();
-      await dropPrefix(redisUrl, prefix);
+      // A test's private Redis is thrown away with its data (and may be stopped by now).
+      if (options.redisUrl === undefined) await dropPrefix(redisUrl, prefix);
       fs.rmSync(s3Directory, { recursive: true, force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -22,7 +22,12 @@ export interface SpawnedProcess {
 export type Entry = 'embedded' | 'api' | 'worker';
 
 export function spawnEntry(entry: Entry, env: Record<string, string>, args: string[] = []): SpawnedProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', `${entry}.js`), ...args], {
+  return spawnNode(entry, ['--enable-source-maps', path.join(ROOT, 'dist', `${entry}.js`), ...args], env);
+}
+
+/** Runs the test's own node binary with `args`; `label` names it in timeout messages. */
+export function spawnNode(label: string, args: string[], env: Record<string, string> = {}): SpawnedProcess {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,14 +58,14 @@ export function spawnEntry(entry: Entry, env: Record<string, string>, args: stri
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out waiting for ${pattern} in output of ${entry}:\n${text}`));
+          reject(new Error(`timed out waiting for ${pattern} in output of ${label}:\n${text}`));
         }, timeoutMs);
         waiters.add(check);
         void exited.then(() => {
           if (waiters.has(check)) {
             waiters.delete(check);
             clearTimeout(timer);
-            reject(new Error(`${entry} exited before ${pattern}:\n${text}`));
+            reject(new Error(`${label} exited (${child.exitCode} ${child.signalCode}) before ${pattern}:\n${text}`));
           }
         });
         check();

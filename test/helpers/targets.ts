@@ -1,14 +1,15 @@
 /**
  * Where a suite runs: the embedded app in process on SQLite or PostgreSQL, or a distributed
  * cluster of real processes (2 API nodes + 2 workers on Redis, PostgreSQL and s3rver). The /v2
- * suites run on all three, so distributed mode is held to the same assertions.
+ * and /v1 API suites run on all three, so each engine and distributed mode are held to the same
+ * assertions.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../shared/config.js';
 import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
 import { startTestServer } from './api-server.js';
-import { startCluster } from './cluster.js';
+import { startCluster, type ClusterOptions } from './cluster.js';
 
 export type TargetName = 'sqlite' | 'postgres' | 'cluster';
 export const TARGETS: TargetName[] = ['sqlite', 'postgres', 'cluster'];
@@ -23,21 +24,33 @@ export interface Target {
   keys: Record<KeyType, string>;
   /** Uploaded bytes still held by the blob store. */
   storedBlobs(): string[];
-  newKey(options: { type?: KeyType; plan?: Plan }): Promise<string>;
+  newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date }): Promise<string>;
   close(): Promise<void>;
 }
 
 function filesUnder(dir: string): string[] {
   try {
-    return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => path.join(d.parentPath, d.name));
   } catch {
     return [];
   }
 }
 
-export async function startTarget(name: TargetName, env: Record<string, string> = {}): Promise<Target> {
+/**
+ * For suites that talk to one node only (the v1 suites): one API node and one worker still take
+ * every request through BullMQ, s3rver and PostgreSQL, at half the processes to start.
+ */
+export const ONE_NODE_CLUSTER: ClusterSize = { apiNodes: 1, workers: 1 };
+
+export type ClusterSize = Pick<ClusterOptions, 'apiNodes' | 'workers'>;
+
+/** `size` applies to the cluster target (2 API nodes and 2 workers unless given). */
+export async function startTarget(name: TargetName, env: Record<string, string> = {}, size: ClusterSize = {}): Promise<Target> {
   if (name === 'cluster') {
-    const c = await startCluster({ env });
+    const c = await startCluster({ env, ...size });
     return {
       name,
       urls: c.urls,

@@ -4,9 +4,21 @@ import path from 'node:path';
 
 export const VECTOR_DIR = path.join(import.meta.dirname, '..', 'vectors');
 
-export interface ShaVector { len: number; msg: Buffer; md: string }
-export interface MonteCheckpoint { count: number; md: string }
-export interface HmacVector { key: Buffer; msg: Buffer; mac: string; tlen: number }
+export interface ShaVector {
+  len: number;
+  msg: Buffer;
+  md: string;
+}
+export interface MonteCheckpoint {
+  count: number;
+  md: string;
+}
+export interface HmacVector {
+  key: Buffer;
+  msg: Buffer;
+  mac: string;
+  tlen: number;
+}
 
 function rspRecords(file: string): Array<Record<string, string>> {
   const text = readFileSync(path.join(VECTOR_DIR, file), 'utf8').replace(/\r/g, '');
@@ -17,14 +29,20 @@ function rspRecords(file: string): Array<Record<string, string>> {
     const line = raw.trim();
     if (line.startsWith('#')) continue;
     const sectionMatch = /^\[(.+)\]$/.exec(line);
-    if (sectionMatch) { section = sectionMatch[1]!; continue; }
+    if (sectionMatch) {
+      section = sectionMatch[1]!;
+      continue;
+    }
     if (line === '') {
       if (Object.keys(current).length > 0) records.push(current);
       current = {};
       continue;
     }
     const kv = /^(\w+)\s*=\s*(.*)$/.exec(line);
-    if (kv) { current[kv[1]!] = kv[2]!; current.__section = section; }
+    if (kv) {
+      current[kv[1]!] = kv[2]!;
+      current.__section = section;
+    }
   }
   if (Object.keys(current).length > 0) records.push(current);
   return records;
@@ -45,7 +63,9 @@ export function loadMonte(): { seed: Buffer; checkpoints: MonteCheckpoint[] } {
   const records = rspRecords('SHA224Monte.rsp');
   const seedRecord = records.find((r) => r.Seed !== undefined);
   if (!seedRecord) throw new Error('Monte seed missing');
-  const checkpoints = records.filter((r) => r.COUNT !== undefined && r.MD !== undefined).map((r) => ({ count: Number(r.COUNT), md: r.MD!.toLowerCase() }));
+  const checkpoints = records
+    .filter((r) => r.COUNT !== undefined && r.MD !== undefined)
+    .map((r) => ({ count: Number(r.COUNT), md: r.MD!.toLowerCase() }));
   return { seed: Buffer.from(seedRecord.Seed!, 'hex'), checkpoints };
 }
 
@@ -57,10 +77,14 @@ export function runMonte(seed: Buffer, rounds: number, hash: (msg: Buffer) => Bu
   const out: string[] = [];
   let current = seed;
   for (let j = 0; j < rounds; j++) {
-    let a = current, b = current, c = current;
+    let a = current,
+      b = current,
+      c = current;
     for (let i = 0; i < 1000; i++) {
       const md = hash(Buffer.concat([a, b, c]));
-      a = b; b = c; c = md;
+      a = b;
+      b = c;
+      c = md;
     }
     current = c;
     out.push(c.toString('hex'));
@@ -75,7 +99,14 @@ export function loadNistHmac224(): HmacVector[] {
     .map((r) => ({ key: Buffer.from(r.Key!, 'hex'), msg: Buffer.from(r.Msg!, 'hex'), mac: r.Mac!.toLowerCase(), tlen: Number(r.Tlen) }));
 }
 
-export interface WycheproofTest { tcId: number; key: string; msg: string; tag: string; result: 'valid' | 'invalid' | 'acceptable'; tagSize: number }
+export interface WycheproofTest {
+  tcId: number;
+  key: string;
+  msg: string;
+  tag: string;
+  result: 'valid' | 'invalid' | 'acceptable';
+  tagSize: number;
+}
 
 export function loadWycheproofHmac224(): WycheproofTest[] {
   const json = JSON.parse(readFileSync(path.join(VECTOR_DIR, 'hmac_sha224_test.json'), 'utf8')) as {
@@ -84,7 +115,13 @@ export function loadWycheproofHmac224(): WycheproofTest[] {
   return json.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, tagSize: g.tagSize })));
 }
 
-export interface Rfc4231Vector { name: string; key_hex: string; data_hex: string; hmac_sha224_hex: string; truncate_bits?: number }
+export interface Rfc4231Vector {
+  name: string;
+  key_hex: string;
+  data_hex: string;
+  hmac_sha224_hex: string;
+  truncate_bits?: number;
+}
 
 export function loadRfc4231(): Rfc4231Vector[] {
   return JSON.parse(readFileSync(path.join(VECTOR_DIR, 'rfc4231_hmac_sha224.json'), 'utf8')) as Rfc4231Vector[];

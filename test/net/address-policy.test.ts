@@ -118,7 +118,20 @@ describe('checkAddress', () => {
     expect(isAddressAllowed('127.0.0.1', opts)).toBe(true);
     expect(isAddressAllowed('::ffff:127.0.0.1', opts)).toBe(true);
     expect(isAddressAllowed('::ffff:7f00:1', opts)).toBe(true);
-    for (const ip of ['127.0.0.2', '127.1.0.1', '::1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::', '2001:0:7f00:1::', '0.0.0.0', '::', '10.0.0.1', '169.254.169.254']) {
+    for (const ip of [
+      '127.0.0.2',
+      '127.1.0.1',
+      '::1',
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '2001:0:7f00:1::',
+      '0.0.0.0',
+      '::',
+      '10.0.0.1',
+      '169.254.169.254',
+    ]) {
       expect(isAddressAllowed(ip, opts), ip).toBe(false);
     }
   });

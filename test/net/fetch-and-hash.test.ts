@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import {
   URL_TIMEOUT_DEFAULT_MS,
@@ -8,8 +7,8 @@ import {
   type FetchHashOptions,
 } from '../../shared/net/fetch-and-hash.js';
 import { BODY, expectServiceError, fakeLookup, startServer, useNetFixture } from './helpers.js';
+import { SHA224_EMPTY, sha224Bytes } from '../helpers/digests.js';
 
-const sha224 = (data: Uint8Array): Buffer => createHash('sha224').update(data).digest();
 const MAX = 1_000_000;
 const base: FetchHashOptions = { timeoutMs: 5_000, maxBytes: MAX };
 const loopbackOn: FetchHashOptions = { ...base, allowLoopback: true };
@@ -30,7 +29,7 @@ describe('loopback allowance', () => {
 
   it('when set, fetches 127.0.0.1 and hashes exactly the served bytes', async () => {
     const result = await fetchAndHash(`${o()}/ok`, loopbackOn);
-    expect(result.digest).toEqual(sha224(BODY));
+    expect(result.digest).toEqual(sha224Bytes(BODY));
     expect(result.digest).toHaveLength(28);
     expect(result.size).toBe(BODY.length);
     expect(result.status).toBe(200);
@@ -41,10 +40,10 @@ describe('loopback allowance', () => {
 
   it('hashes a chunked body and an empty body', async () => {
     const chunked = await fetchAndHash(`${o()}/chunked`, loopbackOn);
-    expect(chunked.digest).toEqual(sha224(BODY));
+    expect(chunked.digest).toEqual(sha224Bytes(BODY));
     expect(chunked.size).toBe(BODY.length);
     const empty = await fetchAndHash(`${o()}/empty`, loopbackOn);
-    expect(empty.digest.toString('hex')).toBe('d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f');
+    expect(empty.digest.toString('hex')).toBe(SHA224_EMPTY);
     expect(empty.size).toBe(0);
   });
 });
@@ -89,7 +88,11 @@ describe('bypass classes, loopback allowance off', () => {
     ['ula.test', 'fd00:ec2::254', 'cloud-metadata'],
   ])('refuses a name (%s) whose DNS answer is %s, without connecting', async (name, address, rule) => {
     const lookup = fakeLookup({ [name]: address });
-    const err = await expectServiceError(fetchAndHash(`http://${name}:${port()}/ok`, { ...base, lookup }), 'URL_NOT_ALLOWED', 'URL is not allowed');
+    const err = await expectServiceError(
+      fetchAndHash(`http://${name}:${port()}/ok`, { ...base, lookup }),
+      'URL_NOT_ALLOWED',
+      'URL is not allowed',
+    );
     expect(err.details).toBe(`rule: address:${rule}`);
     expect(err.details).not.toContain(address); // never echo a resolved address
     expect(lookup.calls).toContain(name); // the refusal came from the lookup hook
@@ -134,7 +137,7 @@ describe('bypass classes, loopback allowance on (it admits 127.0.0.1 only)', () 
   it('admits 127.0.0.1 however the URL spells it', async () => {
     for (const url of [`http://2130706433:${port()}/ok`, `http://0x7f.1:${port()}/ok`, `http://[::ffff:127.0.0.1]:${port()}/ok`]) {
       const result = await fetchAndHash(url, loopbackOn);
-      expect(result.digest).toEqual(sha224(BODY));
+      expect(result.digest).toEqual(sha224Bytes(BODY));
     }
   });
 
@@ -166,7 +169,7 @@ describe('body limit', () => {
   it('refuses up front when Content-Length already exceeds the limit', async () => {
     await expectServiceError(fetchAndHash(`${o()}/declared/2000`, { ...loopbackOn, maxBytes: 1999 }), 'FILE_TOO_LARGE');
     const ok = await fetchAndHash(`${o()}/declared/2000`, { ...loopbackOn, maxBytes: 2000 });
-    expect(ok.digest).toEqual(sha224(Buffer.alloc(2000, 0x62)));
+    expect(ok.digest).toEqual(sha224Bytes(Buffer.alloc(2000, 0x62)));
   });
 
   it('stops an endless body at the limit and drops the connection', async () => {
@@ -181,7 +184,11 @@ describe('body limit', () => {
 describe('failures', () => {
   it('times out a server that never answers, within the bound', async () => {
     const started = Date.now();
-    const err = await expectServiceError(fetchAndHash(`${o()}/hang`, { ...loopbackOn, timeoutMs: 300 }), 'URL_FETCH_FAILED', 'Fetching the URL failed');
+    const err = await expectServiceError(
+      fetchAndHash(`${o()}/hang`, { ...loopbackOn, timeoutMs: 300 }),
+      'URL_FETCH_FAILED',
+      'Fetching the URL failed',
+    );
     const elapsed = Date.now() - started;
     expect(err.status).toBe(502);
     expect(err.details).toBe('timed out after 300 ms');
@@ -198,7 +205,11 @@ describe('failures', () => {
 
   it('reports a non-2xx final status', async () => {
     for (const status of [404, 500, 204 + 100]) {
-      const err = await expectServiceError(fetchAndHash(`${o()}/status/${status}`, loopbackOn), 'URL_FETCH_FAILED', 'Fetching the URL failed');
+      const err = await expectServiceError(
+        fetchAndHash(`${o()}/status/${status}`, loopbackOn),
+        'URL_FETCH_FAILED',
+        'Fetching the URL failed',
+      );
       expect(err.details).toBe(`upstream status ${status}`);
       expect(err.extra).toEqual({ upstream_status: status });
     }
@@ -270,6 +281,10 @@ describe('resolveTimeoutMs', () => {
     } catch (err) {
       caught = err;
     }
-    expect(caught).toMatchObject({ code: 'INVALID_INPUT', details: 'field: timeout', message: 'timeout must be greater than 0 and at most 60 seconds' });
+    expect(caught).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: 'field: timeout',
+      message: 'timeout must be greater than 0 and at most 60 seconds',
+    });
   });
 });

@@ -1,6 +1,5 @@
-import dc from 'node:diagnostics_channel';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { isIP, Socket as NetSocket, type LookupFunction, type Socket } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -11,11 +10,13 @@ import { ServiceError } from '../../shared/errors.js';
  * anywhere but this machine's loopback, even if the code under test is broken:
  *
  *  - every server here listens on a loopback address only;
- *  - a tripwire on the `net.client.socket` diagnostics channel sees every client socket this
- *    process opens, records what it was about to dial, and destroys it *before* the dial if the
- *    address is not loopback (on the socket's 'lookup' event for names — net.js rechecks
- *    `connecting` after emitting it — and before `connect` runs for literal IPs). Tests assert
- *    that the tripwire never fired, and that refused URLs dialed nothing at all.
+ *  - a tripwire wraps `net.Socket.prototype.connect` for the test's lifetime: it sees every client
+ *    socket this process dials, records the address, and destroys the socket *before* the dial if
+ *    the address is not loopback (on the socket's 'lookup' event for names — net.js rechecks
+ *    `connecting` after emitting it — and before net's own nextTick dial for literal IPs). Tests
+ *    assert that the tripwire never fired, and that refused URLs dialed nothing at all. (The
+ *    `net.client.socket` diagnostics channel is no help here: Node 24 publishes on it from inside
+ *    `Socket#connect`, after the address is already taken.)
  */
 
 /** 127/8, ::1, or IPv4-mapped 127/8: the only places a client socket here may connect to. */
@@ -35,33 +36,35 @@ export interface Tripwire {
 export function installTripwire(): Tripwire {
   const dials: string[] = [];
   const blocked: string[] = [];
-  const guard = (socket: Socket, address: string): boolean => {
+  const guard = (address: string): boolean => {
     dials.push(address);
     if (isLoopback(address)) return true;
     blocked.push(address);
     return false;
   };
-  const onSocket = (message: unknown): void => {
-    const socket = (message as { socket: Socket }).socket;
-    socket.on('lookup', (err: Error | null, address: string | undefined) => {
-      if (err === null && address !== undefined && !guard(socket, address)) {
-        socket.destroy(new Error('tripwire: refused to dial a non-loopback address'));
-      }
-    });
-    // net.connect hands Socket#connect its normalised [options, callback] pair.
-    const connect = socket.connect.bind(socket) as (...args: unknown[]) => Socket;
-    (socket as unknown as { connect: (...args: unknown[]) => Socket }).connect = (...args: unknown[]) => {
-      const first = args[0];
-      const opts = (Array.isArray(first) ? first[0] : first) as { host?: unknown } | undefined;
-      const host = typeof opts?.host === 'string' ? opts.host : '';
-      if (isIP(host) !== 0 && !guard(socket, host)) {
-        // Scheduled before net's own nextTick dial, which skips a socket no longer connecting.
-        process.nextTick(() => socket.destroy(new Error('tripwire: refused to dial a non-loopback address')));
-      }
-      return connect(...args);
-    };
+  const refuse = (socket: Socket): void => {
+    socket.destroy(new Error('tripwire: refused to dial a non-loopback address'));
   };
-  dc.subscribe('net.client.socket', onSocket);
+  type Connect = (this: Socket, ...args: unknown[]) => Socket;
+  const prototype = NetSocket.prototype as unknown as { connect: Connect };
+  const original = prototype.connect;
+  prototype.connect = function connectThroughTripwire(this: Socket, ...args: unknown[]): Socket {
+    // net.connect hands Socket#connect its normalised [options, callback] pair.
+    const first = args[0];
+    const opts = (Array.isArray(first) ? first[0] : first) as { host?: unknown; path?: unknown } | undefined;
+    if (typeof opts?.path !== 'string') {
+      const host = typeof opts?.host === 'string' ? opts.host : '';
+      if (isIP(host) !== 0) {
+        // Scheduled before net's own nextTick dial, which skips a socket no longer connecting.
+        if (!guard(host)) process.nextTick(() => refuse(this));
+      } else {
+        this.on('lookup', (err: Error | null, address: string | undefined) => {
+          if (err === null && address !== undefined && !guard(address)) refuse(this);
+        });
+      }
+    }
+    return original.apply(this, args);
+  };
   return {
     dials,
     blocked,
@@ -70,7 +73,7 @@ export function installTripwire(): Tripwire {
       blocked.length = 0;
     },
     dispose() {
-      dc.unsubscribe('net.client.socket', onSocket);
+      prototype.connect = original;
     },
   };
 }

@@ -40,7 +40,12 @@ const base: FetchHashOptions = { timeoutMs: 5_000, maxBytes: 1_000 };
 
 describe('https', () => {
   it('refuses loopback by default, before any TCP connection', async () => {
-    for (const url of [`https://127.0.0.1:${port}/`, `https://2130706433:${port}/`, `https://[::ffff:127.0.0.1]:${port}/`, `https://localhost:${port}/`]) {
+    for (const url of [
+      `https://127.0.0.1:${port}/`,
+      `https://2130706433:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://localhost:${port}/`,
+    ]) {
       const err = await expectServiceError(fetchAndHash(url, base), 'URL_NOT_ALLOWED', 'URL is not allowed');
       expect(err.details).toBe('rule: address:loopback');
     }
@@ -56,7 +61,11 @@ describe('https', () => {
   });
 
   it('with the allowance, dials 127.0.0.1 and verifies the certificate (self-signed: refused)', async () => {
-    const err = await expectServiceError(fetchAndHash(`https://127.0.0.1:${port}/`, { ...base, allowLoopback: true }), 'URL_FETCH_FAILED', 'Fetching the URL failed');
+    const err = await expectServiceError(
+      fetchAndHash(`https://127.0.0.1:${port}/`, { ...base, allowLoopback: true }),
+      'URL_FETCH_FAILED',
+      'Fetching the URL failed',
+    );
     expect(err.details).toBe('TLS handshake failed');
     expect(connections).toBe(1);
   });

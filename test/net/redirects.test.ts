@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fetchAndHash, type FetchHashOptions } from '../../shared/net/fetch-and-hash.js';
 import { BODY, expectServiceError, fakeLookup, useNetFixture } from './helpers.js';
+import { sha224Bytes } from '../helpers/digests.js';
 
 /**
  * Redirect hops are re-checked one by one. To show that meaningfully, the first hop must be
@@ -11,8 +11,6 @@ import { BODY, expectServiceError, fakeLookup, useNetFixture } from './helpers.j
  * stay denied. Every refusal below asserts that those servers received nothing and that no
  * socket dialed anything but the origin.
  */
-
-const sha224 = (data: Uint8Array): Buffer => createHash('sha224').update(data).digest();
 
 const net = useNetFixture();
 
@@ -37,7 +35,7 @@ function expectOnlyOriginContacted(requests: number): void {
 describe('redirects that are followed', () => {
   it.each([301, 302, 303, 307, 308])('follows %i to a relative Location and hashes the final body', async (status) => {
     const result = await fetchAndHash(to('/ok', status), opts);
-    expect(result.digest).toEqual(sha224(BODY));
+    expect(result.digest).toEqual(sha224Bytes(BODY));
     expect(result.size).toBe(BODY.length);
     expect(result.finalUrl).toBe(`${o()}/ok`);
     expect(result.status).toBe(200);
@@ -47,7 +45,7 @@ describe('redirects that are followed', () => {
   it('follows exactly 5 hops by default', async () => {
     const result = await fetchAndHash(`${o()}/chain/5`, opts);
     expect(result.finalUrl).toBe(`${o()}/chain/0`);
-    expect(result.digest).toEqual(sha224(BODY));
+    expect(result.digest).toEqual(sha224Bytes(BODY));
     expect(net.fx.origin.requests).toEqual(['/chain/5', '/chain/4', '/chain/3', '/chain/2', '/chain/1', '/chain/0']);
   });
 });
@@ -112,7 +110,14 @@ describe('redirects that are refused', () => {
   });
 
   it('refuses a redirect to a non-http scheme', async () => {
-    const targets = ['file:///etc/passwd', `ftp://127.0.0.1:${net.fx.origin.port}/`, `gopher://127.0.0.1:${net.fx.origin.port}/_GET%20/ok`, 'data:text/plain,hi', 'javascript:alert(1)', 'ws://127.0.0.1/'];
+    const targets = [
+      'file:///etc/passwd',
+      `ftp://127.0.0.1:${net.fx.origin.port}/`,
+      `gopher://127.0.0.1:${net.fx.origin.port}/_GET%20/ok`,
+      'data:text/plain,hi',
+      'javascript:alert(1)',
+      'ws://127.0.0.1/',
+    ];
     for (const target of targets) {
       net.tripwire.reset();
       net.fx.reset();
