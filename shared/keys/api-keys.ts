@@ -11,6 +11,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { invalidInput, ServiceError } from '../errors.js';
+import { SharedCalls } from '../shared-calls.js';
 import { type AccountStore, type ApiKeyRecord, KEY_TYPES, type NewApiKey } from '../store/types.js';
 import { normalizeAllowedDomains } from './domains.js';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './format.js';
@@ -39,7 +40,7 @@ interface KeyState {
    * client's first second, or every 5 s as the cache lapses) shares one query instead of queueing
    * hundreds for the pool, which would refuse them with 503 once its wait bound passed.
    */
-  lookups: Map<string, Promise<Awaited<ReturnType<AccountStore['findKeyByHash']>>>>;
+  lookups: SharedCalls<Awaited<ReturnType<AccountStore['findKeyByHash']>>>;
 }
 
 const states = new WeakMap<AccountStore, KeyState>();
@@ -47,7 +48,7 @@ const states = new WeakMap<AccountStore, KeyState>();
 function stateOf(store: AccountStore): KeyState {
   let state = states.get(store);
   if (!state) {
-    state = { cache: new Map(), touched: new Map(), generation: 0, lookups: new Map() };
+    state = { cache: new Map(), touched: new Map(), generation: 0, lookups: new SharedCalls() };
     states.set(store, state);
   }
   return state;
@@ -145,15 +146,7 @@ export async function authenticateApiKey(store: AccountStore, presented: unknown
 
 /** One store lookup per key hash at a time; every caller waiting on it gets its answer. */
 function sharedLookup(store: AccountStore, state: KeyState, keyHash: string): ReturnType<AccountStore['findKeyByHash']> {
-  let lookup = state.lookups.get(keyHash);
-  if (lookup === undefined) {
-    const started = store.findKeyByHash(keyHash).finally(() => {
-      if (state.lookups.get(keyHash) === started) state.lookups.delete(keyHash);
-    });
-    lookup = started;
-    state.lookups.set(keyHash, lookup);
-  }
-  return lookup;
+  return state.lookups.run(keyHash, () => store.findKeyByHash(keyHash));
 }
 
 /** Revokes for good (SPEC: a revoked key cannot be restored). False if unknown or already revoked. */

@@ -9,6 +9,7 @@
  * the same retry rule (a refused count stays pending).
  */
 import type { Logger } from '../log.js';
+import { SharedCalls } from '../shared-calls.js';
 import type { AccountStore, KeyUsageEntry, KeyUsageStore, UsageGeneration, UsageScope } from '../store/types.js';
 
 /** What the buffer writes to: the account totals, and optionally the per-credential breakdown. */
@@ -36,7 +37,7 @@ export class UsageBuffer {
   private pendingByKey = new Map<string, KeyUsageEntry>();
   private chain: Promise<void> = Promise.resolve();
   /** entry key → the store read under way for its seed (seed()). */
-  private readonly seeding = new Map<string, Promise<number>>();
+  private readonly seeding = new SharedCalls<number>();
   /** When the oldest count in `pending` (and in `inFlight`) was added: the flush lag (docs/operating.md). */
   private pendingSince: number | undefined;
   private inFlightSince: number | undefined;
@@ -78,15 +79,7 @@ export class UsageBuffer {
    */
   async seed(accountId: string, day: string, scope: UsageScope, addedLater: () => number = () => 0): Promise<number> {
     const key = entryKey(accountId, day, scope);
-    let read = this.seeding.get(key);
-    if (read === undefined) {
-      const started = this.store.getUsage(accountId, day, scope).finally(() => {
-        if (this.seeding.get(key) === started) this.seeding.delete(key);
-      });
-      read = started;
-      this.seeding.set(key, read);
-    }
-    const stored = await read;
+    const stored = await this.seeding.run(key, () => this.store.getUsage(accountId, day, scope));
     return stored + this.unflushed(accountId, day, scope) - addedLater();
   }
 
