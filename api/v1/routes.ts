@@ -4,5 +4,3 @@ import { SET_A_ROUTES } from './set-a.js';
 import { SET_B_ROUTES } from './set-b.js';
 
 export const V1_ROUTES: readonly Route[] = [...SET_A_ROUTES, ...SET_B_ROUTES];
-
-export { SET_A_ROUTES };
