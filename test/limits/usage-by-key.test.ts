@@ -3,32 +3,22 @@
  * usage_key_daily per (credential, generation) in the same flush as the account total, on SQLite
  * and PostgreSQL; refused requests count nowhere; a refused write stays pending for the next flush.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMemoryLimiter } from '../../shared/limits/limiter.js';
 import { parsePlanCatalog } from '../../shared/limits/plans.js';
 import { utcDayOf } from '../../shared/limits/rules.js';
 import { UsageBuffer } from '../../shared/limits/usage-buffer.js';
-import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import type { KeyUsageEntry } from '../../shared/store/types.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';
+import { ENGINES, storeOnEngine } from '../store/engines.js';
 import { FakeUsageStore } from './helpers.js';
 
 describe.each(ENGINES)('usage by key on %s', (engine) => {
-  let t: TestDatabase;
-  let store: KyselyAccountStore;
-  beforeAll(async () => {
-    t = await createTestDatabase(engine);
-    store = await createStore(t.options);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await t?.cleanup();
-  });
+  const db = storeOnEngine(engine);
 
   it('counts accepted requests per credential and generation beside the account total', async () => {
-    const account = await store.createAccount({ name: 'by-key', plan: 'free' });
+    const account = await db.store.createAccount({ name: 'by-key', plan: 'free' });
     const catalog = parsePlanCatalog({ plans: { free: { dailyQuota: 10, v2PerSecond: null, v1PerSecond: null, v1PerMinute: null } } });
-    const limiter = createMemoryLimiter({ catalog, store, flushIntervalMs: 60_000 });
+    const limiter = createMemoryLimiter({ catalog, store: db.store, flushIntervalMs: 60_000 });
     const base = { accountId: account.id, plan: 'free', keyType: 'production', sandbox: false } as const;
     const sent = [
       ...Array.from({ length: 4 }, () => ({ ...base, generation: 'v2' as const, credential: 'key_a' })),
@@ -43,8 +33,8 @@ describe.each(ENGINES)('usage by key on %s', (engine) => {
     await limiter.close();
 
     const day = utcDayOf(Date.now());
-    expect(await store.getUsage(account.id, day, 'production')).toBe(10);
-    const rows = await store.keyUsage.listByCredential(account.id, 'production', day, day);
+    expect(await db.store.getUsage(account.id, day, 'production')).toBe(10);
+    const rows = await db.store.keyUsage.listByCredential(account.id, 'production', day, day);
     expect(rows.map((r) => [r.credential, r.generation, r.count])).toEqual([
       ['key_a', 'v1b', 3],
       ['key_a', 'v2', 4],

@@ -1,12 +1,11 @@
 /** Sign-in: one answer for unknown email and wrong password, throttling per address and per email, fresh sessions, re-hashing. */
 import { randomUUID, scryptSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash } from '../../api/management/passwords.js';
 import { addressSubject, emailSubject, signIn, SIGN_IN_FAILED_MESSAGE } from '../../api/management/sign-in.js';
 import { validateSession } from '../../api/management/sessions.js';
 import { ServiceError } from '../../shared/errors.js';
-import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';
+import { ENGINES, storeOnEngine } from '../store/engines.js';
 
 const policies = {
   throttle: { windowMs: 15 * 60_000, maxPerAddress: 6, maxPerEmail: 3 },
@@ -25,25 +24,16 @@ async function rejection(p: Promise<unknown>): Promise<ServiceError> {
 }
 
 describe.each(ENGINES)('sign-in on %s', (engine) => {
-  let t: TestDatabase;
-  let store: KyselyAccountStore;
-  beforeAll(async () => {
-    t = await createTestDatabase(engine);
-    store = await createStore(t.options);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await t?.cleanup();
-  });
+  const db = storeOnEngine(engine);
 
   async function personWithPassword() {
     const email = `${randomUUID()}@Example.com`;
-    const user = (await store.users.createUser({ email, name: '' }))!;
-    await store.users.setPasswordHash(user.id, await hashPassword(PASSWORD), new Date());
+    const user = (await db.store.users.createUser({ email, name: '' }))!;
+    await db.store.users.setPasswordHash(user.id, await hashPassword(PASSWORD), new Date());
     return { user, email };
   }
   const attempt = (email: string, password: string, address = `198.51.100.${Math.floor(Math.random() * 250)}`, now = new Date()) =>
-    signIn(store, { email, password, address, userAgent: 'test', now }, policies);
+    signIn(db.store, { email, password, address, userAgent: 'test', now }, policies);
 
   it('signs in with any case of the email and issues a new session every time', async () => {
     const { user, email } = await personWithPassword();
@@ -51,14 +41,14 @@ describe.each(ENGINES)('sign-in on %s', (engine) => {
     const b = await attempt(email, PASSWORD);
     expect(a.user.id).toBe(user.id);
     expect(a.token).not.toBe(b.token);
-    expect((await validateSession(store, a.token, new Date()))?.user.id).toBe(user.id);
-    expect((await validateSession(store, b.token, new Date()))?.user.id).toBe(user.id);
+    expect((await validateSession(db.store, a.token, new Date()))?.user.id).toBe(user.id);
+    expect((await validateSession(db.store, b.token, new Date()))?.user.id).toBe(user.id);
   });
 
   it('answers an unknown email, a person without a password and a wrong password identically', async () => {
     const { email } = await personWithPassword();
     const noPassword = `${randomUUID()}@example.com`;
-    await store.users.createUser({ email: noPassword, name: '' });
+    await db.store.users.createUser({ email: noPassword, name: '' });
     const errors = await Promise.all([
       rejection(attempt(`${randomUUID()}@example.com`, PASSWORD)),
       rejection(attempt(noPassword, PASSWORD)),
@@ -101,18 +91,18 @@ describe.each(ENGINES)('sign-in on %s', (engine) => {
       await rejection(attempt(email, 'wrong password here', undefined, now));
       await attempt(email, PASSWORD, undefined, now);
     }
-    expect((await store.signInThrottle.get([emailSubject(email)], policies.throttle.windowMs, now)).size).toBe(0);
+    expect((await db.store.signInThrottle.get([emailSubject(email)], policies.throttle.windowMs, now)).size).toBe(0);
   });
 
   it('re-hashes a password stored with older parameters at the next sign-in', async () => {
     const email = `${randomUUID()}@example.com`;
-    const user = (await store.users.createUser({ email, name: '' }))!;
+    const user = (await db.store.users.createUser({ email, name: '' }))!;
     const salt = Buffer.from('0123456789abcdef');
     const key = scryptSync(PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 });
     const old = `$scrypt$ln=14,r=8,p=1$${salt.toString('base64').replace(/=+$/, '')}$${key.toString('base64').replace(/=+$/, '')}`;
-    await store.users.setPasswordHash(user.id, old, new Date());
+    await db.store.users.setPasswordHash(user.id, old, new Date());
     await attempt(email, PASSWORD);
-    const now = await store.users.getPasswordHash(user.id);
+    const now = await db.store.users.getPasswordHash(user.id);
     expect(now).not.toBe(old);
     expect(needsRehash(now!)).toBe(false);
     await attempt(email, PASSWORD);

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { OpenDatabaseOptions } from '../../shared/store/database.js';
+import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 
 export const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -83,4 +85,36 @@ export async function withPgClient<T>(fn: (client: pg.Client) => Promise<T>): Pr
   } finally {
     await client.end();
   }
+}
+
+/** A store on one engine for the enclosing describe block; read its parts inside hooks and tests. */
+export interface EngineStore {
+  readonly store: KyselyAccountStore;
+  readonly testDatabase: TestDatabase;
+}
+
+/** Opens a store on `engine` before the enclosing block's tests; closes it and removes its database after them. */
+export function storeOnEngine(engine: EngineName): EngineStore {
+  let testDatabase: TestDatabase | undefined;
+  let store: KyselyAccountStore | undefined;
+  beforeAll(async () => {
+    testDatabase = await createTestDatabase(engine);
+    store = await createStore(testDatabase.options);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await testDatabase?.cleanup();
+  });
+  const opened = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the store is opened in beforeAll: read it inside hooks and tests');
+    return value;
+  };
+  return {
+    get store() {
+      return opened(store);
+    },
+    get testDatabase() {
+      return opened(testDatabase);
+    },
+  };
 }
