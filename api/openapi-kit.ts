@@ -87,7 +87,8 @@ const WHEN: { readonly [C in ErrorCode]: string } = {
   TOO_MANY_CONNECTIONS: 'too many concurrent realtime connections',
   HEADERS_TOO_LARGE: 'the request line and headers are too large',
   INTERNAL_ERROR: 'an unexpected fault (no details are given)',
-  SERVICE_UNAVAILABLE: 'a dependency (database, Redis, object store) cannot be reached right now',
+  SERVICE_UNAVAILABLE:
+    'a dependency (database, Redis, object store) cannot be reached right now, or the job queue is full (QUEUE_MAX_WAITING backpressure)',
   JOB_TIMEOUT: 'the job did not finish within SYNC_TIMEOUT; it goes on, and `job_id` names it for GET /v2/jobs/{id}',
 };
 

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -163,21 +164,25 @@ export async function startServer(
       closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
-        // Keep-alive connections become idle as their in-flight requests finish: close each then,
-        // and tell clients not to reuse them.
+        // Every answer from now on tells its client not to reuse the connection (RFC 9112 §9.6),
+        // and Node closes the connection once that answer is sent.
         // Before the app's own listener: a request it answers synchronously (/healthz) has sent its
         // headers by the time a later listener runs, and setHeader would throw ERR_HTTP_HEADERS_SENT.
         server.prependListener('request', (_req, res: http.ServerResponse) => {
           if (!res.headersSent) res.setHeader('Connection', 'close');
         });
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
+        // Stop listening, and leave open connections to end on their own. http.Server#close would
+        // also close every idle keep-alive connection, and Node counts as idle one whose next
+        // request the client has already sent but the server has not read yet: closing it resets
+        // that request unanswered, a failure no client may retry for a POST (RFC 9110 §9.2.2).
+        // An idle connection instead gets its next answer with Connection: close, or reaches its
+        // keep-alive timeout, which clients are told (Keep-Alive: timeout=…) and close before; the
+        // grace bounds the rest.
+        net.Server.prototype.close.call(server, () => {
           clearTimeout(force);
-          clearInterval(sweep);
           stopWatch();
           resolve();
         });
-        server.closeIdleConnections();
       });
       return closing;
     },

@@ -62,6 +62,15 @@ export function finishedMessageOf(job: BullJob, state: JobFinishedMessage['state
   return state === 'completed' ? { id, state, result: job.returnvalue } : { id, state, error: parseFailedReason(job.failedReason) };
 }
 
+/**
+ * How long BullMQ keeps a finished job: the `age` of its removeOnComplete or removeOnFail, which
+ * the API node sets to JOB_RETENTION_SECONDS (bullmq-queue.ts). Undefined if the job names none.
+ */
+export function finishedRetentionMs(job: BullJob, state: JobFinishedMessage['state']): number | undefined {
+  const keep = state === 'completed' ? job.opts.removeOnComplete : job.opts.removeOnFail;
+  return typeof keep === 'object' && 'age' in keep && typeof keep.age === 'number' ? keep.age * 1000 : undefined;
+}
+
 /** A message as received, checked field by field; undefined if it is not one. */
 export function parseJobFinishedMessage(text: string): JobFinishedMessage | undefined {
   let value: unknown;

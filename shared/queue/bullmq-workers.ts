@@ -20,7 +20,7 @@ import type { BlobStore } from '../blob/types.js';
 import { isRetryableCode } from '../errors.js';
 import { blobOf, QUEUE_NAMES, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
-import { bullQueueName } from '../naming.js';
+import { bullQueueName, jobOwnerRedisKey, namespacedRedisKey } from '../naming.js';
 import { processMetrics, type Metrics } from '../metrics/catalogue.js';
 import { jobRecorder } from '../metrics/record.js';
 import { traceFields } from '../trace.js';
@@ -28,6 +28,7 @@ import {
   bullPrefixOf,
   finishedChannelOf,
   finishedMessageOf,
+  finishedRetentionMs,
   jobEventsChannel,
   parseFailedReason,
   type BullJob,
@@ -122,6 +123,16 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
       // Waiters poll the job's state, so a lost message only delays them.
       logger.warn({ err, jobId: job.id }, 'job-finished publish failed');
     });
+    // The owner key was set to outlive any time the job spends queued (bullmq-queue.ts); now that
+    // the job is finished, it expires with the job instead of up to a day after it. On a synchronous
+    // job's key, already deleted by its API node, PEXPIRE does nothing.
+    const keepMs = finishedRetentionMs(job, state);
+    if (job.id !== undefined && keepMs !== undefined) {
+      publisher.pexpire(namespacedRedisKey(prefix, jobOwnerRedisKey(job.id)), keepMs).catch((err: unknown) => {
+        // Its TTL set at submission still bounds it.
+        logger.warn({ err, jobId: job.id }, 'shortening a finished job owner key TTL failed');
+      });
+    }
     const blob = blobOf(job.data.kind, job.data.payload);
     if (blob === undefined) return;
     const remove = (): void => {

@@ -121,7 +121,11 @@ export async function startTestServer(
       return { secret, id: record.id, accountId };
     },
     async close() {
-      await Promise.all([realtime?.close(), server.close(1000)]);
+      const closing = server.close(1000);
+      // The drain leaves idle keep-alive connections to their timeout (api/server.ts); the test is
+      // over and sends nothing more on its own, so they are closed now rather than at the grace.
+      server.server.closeIdleConnections();
+      await Promise.all([realtime?.close(), closing]);
       await queue.close();
       await limits.close();
       await store.close();

@@ -328,6 +328,24 @@ describe('BullMQ jobs', () => {
     expect((await otherNode.get(id))?.state).toBe('completed');
   });
 
+  it("a finished job's owner key expires with the job (retentionMs), not a day after it", async () => {
+    const completed = (await queue.submit('hash', hash(`owned-${randomUUID()}`), { accountId })).id;
+    const failed = (
+      await queue.submit('file', { blob: { key: 'uploads/x/none', size: 0 }, filename: 'none', chunkSize: 1, output: 'hex' }, { accountId })
+    ).id;
+    const raw = new Redis(connection);
+    try {
+      for (const id of [completed, failed]) {
+        await finished(queue, id);
+        // Set at submission to outlive any time queued: the retention plus a day, until the worker's announcement.
+        await expect.poll(() => raw.pttl(`${prefix}:sha224d:job:${id}`), { timeout: 5000 }).toBeLessThanOrEqual(60_000);
+        expect(await raw.pttl(`${prefix}:sha224d:job:${id}`)).toBeGreaterThan(0);
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('finished jobs are removed once older than retentionMs', async () => {
     const short = new BullMqJobQueue({ connection, retentionMs: 1000, logger, prefix });
     closers.push(() => short.close());

@@ -1384,7 +1384,7 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
-    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now. */
+    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now, or the job queue is full (QUEUE_MAX_WAITING backpressure). */
     V2_SERVICE_UNAVAILABLE: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1594,7 +1594,7 @@ export interface components {
         'application/json': components['schemas']['V1ErrorResponse'];
       };
     };
-    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now. */
+    /** @description `SERVICE_UNAVAILABLE`: a dependency (database, Redis, object store) cannot be reached right now, or the job queue is full (QUEUE_MAX_WAITING backpressure). */
     V1_SERVICE_UNAVAILABLE: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
