@@ -12,7 +12,6 @@ import type { Logger } from '../shared/log.js';
 import { processMetrics, type Metrics } from '../shared/metrics/catalogue.js';
 import { jobRecorder } from '../shared/metrics/record.js';
 import type { JobQueue } from '../shared/queue/types.js';
-import { KyselyAccountStore } from '../shared/store/kysely-store.js';
 import type { AccountStore } from '../shared/store/types.js';
 import { createApp, type AppOptions } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
@@ -65,20 +64,20 @@ function planUploadLimit(config: Config, catalog: PlanCatalog): (principal: Prin
 export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app: Express; deps: ApiDeps } {
   const { config } = engines;
   // Enterprise bearer tokens (SPEC "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
-  // is set; OAuth 2.0 whenever the store is the SQL one (its tables hold clients, codes and tokens).
-  const db = engines.store instanceof KyselyAccountStore ? engines.store.db : undefined;
+  // is set; OAuth 2.0 access tokens always (the store holds clients, codes and tokens).
   const bearerVerifiers = engines.bearerVerifiers ?? [
     routeBearerTokens({
       jwt: config.JWT_SECRET
         ? createJwtVerifier({ secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, store: engines.store })
         : undefined,
-      oauth: db ? createOAuthVerifier({ db }) : undefined,
+      oauth: createOAuthVerifier({ store: engines.store.oauthServer }),
     }),
   ];
   // /oauth/* and the RFC 8414 metadata under /.well-known.
-  const mounts = db
-    ? [...createOAuthMounts({ store: engines.store, db, logger: engines.logger, publicUrl: config.PUBLIC_URL }), ...(options.mounts ?? [])]
-    : options.mounts;
+  const mounts = [
+    ...createOAuthMounts({ store: engines.store, logger: engines.logger, publicUrl: config.PUBLIC_URL }),
+    ...(options.mounts ?? []),
+  ];
   const metrics = engines.metrics ?? processMetrics();
   const deps: ApiDeps = {
     config,
@@ -99,5 +98,5 @@ export function composeApi(engines: ApiEngines, options: AppOptions = {}): { app
     anyClientKeyAllows: clientDomainIndex(engines.store),
     metrics,
   };
-  return { app: createApp(deps, { ...options, mounts, oauth: db !== undefined }), deps };
+  return { app: createApp(deps, { ...options, mounts, oauth: true }), deps };
 }

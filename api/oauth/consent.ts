@@ -18,7 +18,7 @@
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { OAUTH_SCOPES, type OAuthUser } from './server/model.js';
-import type { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
+import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
 import { isOAuthSecret } from './server/tokens.js';
 import { isServiceError } from '../../shared/errors.js';
 import type { AccountStore } from '../../shared/store/types.js';
@@ -31,7 +31,7 @@ import { consentRefusals, wantsPage, type ConsentRefusal, type RefusalPage } fro
 
 export interface ConsentDeps {
   store: AccountStore;
-  oauthStore: OAuthStore;
+  oauthStore: OAuthServerStore;
   /** The built dashboard (dist/dashboard), for the consent template. */
   dashboardDir: string;
   publicUrl: string | undefined;

@@ -22,14 +22,11 @@ import express, {
   type RequestHandler,
   type Router,
 } from 'express';
-import type { Kysely } from 'kysely';
 import OAuth2Server, { type Client } from '@node-oauth/oauth2-server';
 import { createOAuthModel, type OAuthModel, type OAuthUser } from './server/model.js';
-import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
 import { isServiceError } from '../../shared/errors.js';
 import { authenticateApiKey } from '../../shared/keys/api-keys.js';
 import type { Logger } from '../../shared/log.js';
-import type { Database } from '../../shared/store/schema.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { DASHBOARD_DIST } from '../dashboard-dist.js';
 import { createClientAuthenticator, type ClientCredentials } from './client-auth.js';
@@ -52,10 +49,10 @@ export const OAUTH_DEFAULTS = {
 } as const;
 
 export interface OAuthRouterDeps {
+  /** Its `oauthServer` holds clients, codes and tokens; its accounts and keys are the resource owners. */
   store: AccountStore;
   /** The built dashboard (default dist/dashboard), for the consent page's template. */
   dashboardDir?: string;
-  db: Kysely<Database>;
   logger: Logger;
   /**
    * PUBLIC_URL: the issuer when set, else the origin each request reached (./issuer.ts); also an
@@ -81,9 +78,11 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     accessTokenLifetimeSeconds: deps.accessTokenLifetimeSeconds ?? OAUTH_DEFAULTS.accessTokenLifetimeSeconds,
     refreshTokenLifetimeSeconds: deps.refreshTokenLifetimeSeconds ?? OAUTH_DEFAULTS.refreshTokenLifetimeSeconds,
   };
-  const oauthStore = new OAuthStore(deps.db);
-  const authorizeServer = new OAuth2Server({ model: createOAuthModel({ store: oauthStore, authenticateClients: false }) });
-  const tokenModel = createOAuthModel({ store: oauthStore, authenticateClients: true });
+  const oauthStore = deps.store.oauthServer;
+  const authorizeServer = new OAuth2Server({
+    model: createOAuthModel({ store: oauthStore, accounts: deps.store, authenticateClients: false }),
+  });
+  const tokenModel = createOAuthModel({ store: oauthStore, accounts: deps.store, authenticateClients: true });
   const authenticateClient = createClientAuthenticator(async (id, secret) => (await tokenModel.getClient(id, secret ?? '')) || false);
 
   /** The resource owner: a production API key of an Enterprise account, in X-API-Key only (never a URL). */

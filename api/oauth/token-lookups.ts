@@ -10,7 +10,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { introspectToken } from './server/introspection.js';
-import type { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
+import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
 import { hashOAuthSecret, isOAuthSecret } from './server/tokens.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { BASIC_CHALLENGE, OAuthEndpointError } from './errors.js';
@@ -18,7 +18,7 @@ import { issuerOf } from './issuer.js';
 
 export interface TokenLookupDeps {
   authenticateClient: (req: Request) => Promise<AuthenticatedClient>;
-  store: OAuthStore;
+  store: OAuthServerStore;
   /** PUBLIC_URL, the issuer when set (./issuer.ts). */
   publicUrl?: string;
 }

@@ -16,15 +16,15 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { issueJwt } from '../../shared/auth/jwt.js';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
-import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
 import { PERMISSION_CLAIMS } from '../../shared/auth/principal.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { invalidInput } from '../../shared/errors.js';
 import { databaseOptionsFromConfig } from '../../shared/store/database.js';
-import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { createStore } from '../../shared/store/kysely-store.js';
+import type { AccountStore } from '../../shared/store/types.js';
 import { printJson } from './output.js';
 
-async function withStore<T>(fn: (store: KyselyAccountStore, config: Config) => Promise<T>): Promise<T> {
+async function withStore<T>(fn: (store: AccountStore, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const store = await createStore(databaseOptionsFromConfig(config));
   try {
@@ -66,7 +66,7 @@ export function oauthCommand(): Command {
     .option('--public', 'a public client (no secret; PKCE only)', false)
     .action(async (opts: { account: string; name: string; redirectUri: string[]; public: boolean }) => {
       const { clientId, clientSecret } = await withStore((store) =>
-        registerOAuthClient(store.db, { accountId: opts.account, name: opts.name, redirectUris: opts.redirectUri, isPublic: opts.public }),
+        registerOAuthClient(store, { accountId: opts.account, name: opts.name, redirectUris: opts.redirectUri, isPublic: opts.public }),
       );
       out(`Client id: ${clientId}`);
       if (clientSecret !== undefined) {
@@ -80,7 +80,7 @@ export function oauthCommand(): Command {
     .option('--account <id>', 'only this account')
     .option('--json', 'print JSON (never secrets)')
     .action(async (opts: { account?: string; json?: boolean }) => {
-      const clients = await withStore((store) => new OAuthStore(store.db).listClients(opts.account));
+      const clients = await withStore((store) => store.oauthServer.listClients(opts.account));
       if (opts.json === true) return printJson(clients);
       for (const c of clients) {
         out(
@@ -95,7 +95,7 @@ export function oauthCommand(): Command {
     .description('delete an OAuth client; its codes and tokens stop working at once')
     .argument('<client-id>', 'client id')
     .action(async (id: string) => {
-      const deleted = await withStore((store) => new OAuthStore(store.db).deleteClient(id));
+      const deleted = await withStore((store) => store.oauthServer.deleteClient(id));
       if (!deleted) throw new Error(`No OAuth client ${id}`);
       out(`Deleted ${id}`);
     });

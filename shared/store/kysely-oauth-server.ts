@@ -1,92 +1,35 @@
 /**
- * OAuth 2.0 rows over the service's Kysely database (tables of migration 0002_oauth). Rows are
- * mapped to plain records here and nowhere else; every secret arrives and leaves as a SHA-256 hex
- * (api/oauth/server/tokens.ts), never in clear. One-way transitions (consuming a code, revoking a
- * token) are single conditional UPDATEs, so two nodes racing on the same code see one winner.
+ * The OAuth server's store (./oauth-server-types.ts) over the service's Kysely database (tables of
+ * migration 0002_oauth). One-way transitions (consuming a code, revoking a token) are single
+ * conditional UPDATEs, so two nodes racing on the same code see one winner.
  */
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, OAuthClientsTable, OAuthCodesTable, OAuthTokensTable } from './schema.js';
+import type { NewOAuthToken, OAuthClientRecord, OAuthCodeRecord, OAuthServerStore, OAuthTokenRecord } from './oauth-server-types.js';
+import { newOAuthClientRow, splitScope, toDate, toNullableDate, toOAuthClient } from './rows.js';
+import type { Database, OAuthCodesTable, OAuthTokensTable } from './schema.js';
 import { PLANS, type Plan } from './types.js';
-
-export interface OAuthClientRecord {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  accountId: string;
-  /** A public client has no secret and authenticates by PKCE alone. */
-  isPublic: boolean;
-  createdAt: Date;
-}
-
-export interface OAuthCodeRecord {
-  clientId: string;
-  accountId: string;
-  grantId: string;
-  redirectUri: string;
-  scope: string[];
-  codeChallenge: string;
-  codeChallengeMethod: string;
-  expiresAt: Date;
-  consumedAt: Date | null;
-  /** The person's consent (oauth_grants) this was issued under; null before consents existed. */
-  consentId: string | null;
-}
-
-export interface OAuthTokenRecord {
-  clientId: string;
-  accountId: string;
-  /** The account's plan now (joined), so a downgraded account's tokens stop working at once. */
-  accountPlan: Plan | undefined;
-  grantId: string;
-  consentId: string | null;
-  scope: string[];
-  issuedAt: Date;
-  expiresAt: Date;
-  revokedAt: Date | null;
-}
-
-export interface NewOAuthToken {
-  tokenHash: string;
-  clientId: string;
-  accountId: string;
-  grantId: string;
-  consentId?: string | null;
-  scope: string[];
-  expiresAt: Date;
-}
 
 type TokenTable = 'oauth_access_tokens' | 'oauth_refresh_tokens';
 
-export class OAuthStore {
-  readonly db: Kysely<Database>;
-
-  constructor(db: Kysely<Database>) {
-    this.db = db;
-  }
+export class KyselyOAuthServerStore implements OAuthServerStore {
+  constructor(private readonly db: Kysely<Database>) {}
 
   async insertClient(input: Omit<OAuthClientRecord, 'isPublic' | 'createdAt'> & { secretHash: string | null }): Promise<OAuthClientRecord> {
-    const row: Selectable<OAuthClientsTable> = {
-      id: input.id,
-      secret_hash: input.secretHash,
-      name: input.name,
-      redirect_uris: JSON.stringify(input.redirectUris),
-      account_id: input.accountId,
-      created_at: Date.now(),
-    };
+    const row = newOAuthClientRow(input, Date.now());
     await this.db.insertInto('oauth_clients').values(row).execute();
-    return toClient(row);
+    return toOAuthClient(row);
   }
 
   /** The client and its stored secret hash (null for a public client). */
   async findClient(id: string): Promise<{ client: OAuthClientRecord; secretHash: string | null } | undefined> {
     const row = await this.db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { client: toClient(row), secretHash: row.secret_hash };
+    return row && { client: toOAuthClient(row), secretHash: row.secret_hash };
   }
 
   async listClients(accountId?: string): Promise<OAuthClientRecord[]> {
     let query = this.db.selectFrom('oauth_clients').selectAll().orderBy('created_at').orderBy('id');
     if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-    return (await query.execute()).map(toClient);
+    return (await query.execute()).map(toOAuthClient);
   }
 
   /** Deletes the client; its codes and tokens go with it (ON DELETE CASCADE). */
@@ -226,21 +169,9 @@ export class OAuthStore {
       scope: splitScope(row.scope),
       issuedAt: toDate(row.created_at),
       expiresAt: toDate(row.expires_at),
-      revokedAt: row.revoked_at === null ? null : toDate(row.revoked_at),
+      revokedAt: toNullableDate(row.revoked_at),
     };
   }
-}
-
-function toClient(row: Selectable<OAuthClientsTable>): OAuthClientRecord {
-  const uris: unknown = JSON.parse(row.redirect_uris);
-  return {
-    id: row.id,
-    name: row.name,
-    redirectUris: Array.isArray(uris) ? uris.filter((u): u is string => typeof u === 'string') : [],
-    accountId: row.account_id,
-    isPublic: row.secret_hash === null,
-    createdAt: toDate(row.created_at),
-  };
 }
 
 function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
@@ -254,7 +185,7 @@ function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
     codeChallenge: row.code_challenge,
     codeChallengeMethod: row.code_challenge_method,
     expiresAt: toDate(row.expires_at),
-    consumedAt: row.consumed_at === null ? null : toDate(row.consumed_at),
+    consumedAt: toNullableDate(row.consumed_at),
   };
 }
 
@@ -270,13 +201,4 @@ function toTokenRow(token: NewOAuthToken): Selectable<OAuthTokensTable> {
     expires_at: token.expiresAt.getTime(),
     revoked_at: null,
   };
-}
-
-function splitScope(scope: string): string[] {
-  return scope.split(' ').filter(Boolean);
-}
-
-// Number(): should a driver ever hand back an int8 as a string.
-function toDate(ms: number): Date {
-  return new Date(Number(ms));
 }

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { endConsents } from './consent-tokens.js';
 import type { OAuthAppRecord, OAuthAppStore, OAuthGrantRecord, OAuthGrantStore } from './dashboard-types.js';
-import { parseStringArray, splitScope, toDate, toNullableDate } from './rows.js';
-import type { Database, OAuthClientsTable } from './schema.js';
+import { newOAuthClientRow, splitScope, toDate, toNullableDate, toOAuthClient } from './rows.js';
+import type { Database } from './schema.js';
 
 export class KyselyOAuthAppStore implements OAuthAppStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -20,21 +20,14 @@ export class KyselyOAuthAppStore implements OAuthAppStore {
     redirectUris: string[];
     secretHash: string | null;
   }): Promise<OAuthAppRecord> {
-    const row: Selectable<OAuthClientsTable> = {
-      id: input.id,
-      secret_hash: input.secretHash,
-      name: input.name,
-      redirect_uris: JSON.stringify(input.redirectUris),
-      account_id: input.accountId,
-      created_at: Date.now(),
-    };
+    const row = newOAuthClientRow(input, Date.now());
     await this.db.insertInto('oauth_clients').values(row).execute();
-    return toApp(row);
+    return toOAuthClient(row);
   }
 
   async get(clientId: string): Promise<OAuthAppRecord | undefined> {
     const row = await this.db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirst();
-    return row && toApp(row);
+    return row && toOAuthClient(row);
   }
 
   async list(accountId: string): Promise<OAuthAppRecord[]> {
@@ -45,7 +38,7 @@ export class KyselyOAuthAppStore implements OAuthAppStore {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    return rows.map(toApp);
+    return rows.map(toOAuthClient);
   }
 
   async update(clientId: string, changes: { name?: string; redirectUris?: string[] }): Promise<OAuthAppRecord | undefined> {
@@ -154,17 +147,6 @@ export class KyselyOAuthGrantStore implements OAuthGrantStore {
       .selectAll('g')
       .select(['c.name as client_name', 'u.email as user_email']);
   }
-}
-
-function toApp(row: Selectable<OAuthClientsTable>): OAuthAppRecord {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    redirectUris: parseStringArray(row.redirect_uris),
-    isPublic: row.secret_hash === null,
-    createdAt: toDate(row.created_at),
-  };
 }
 
 type GrantRow = Selectable<Database['oauth_grants']> & { client_name: string; user_email: string };

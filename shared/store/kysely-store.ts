@@ -10,6 +10,7 @@ import { KyselyJwtKeyStore } from './kysely-jwt-keys.js';
 import { KyselyKeySettingsStore } from './kysely-key-settings.js';
 import { KyselyKeyUsageStore } from './kysely-key-usage.js';
 import { KyselyOAuthAppStore, KyselyOAuthGrantStore } from './kysely-oauth.js';
+import { KyselyOAuthServerStore } from './kysely-oauth-server.js';
 import { KyselyOneTimeLinkStore, KyselySignInThrottleStore } from './kysely-sign-in.js';
 import { KyselySessionStore } from './kysely-sessions.js';
 import { KyselyUserStore } from './kysely-users.js';
@@ -52,6 +53,7 @@ export class KyselyAccountStore implements AccountStore {
   readonly jwtKeys: KyselyJwtKeyStore;
   readonly keySettings: KyselyKeySettingsStore;
   readonly keyUsage: KyselyKeyUsageStore;
+  readonly oauthServer: KyselyOAuthServerStore;
   #closing: Promise<void> | undefined;
 
   constructor(db: Kysely<Database>) {
@@ -65,6 +67,7 @@ export class KyselyAccountStore implements AccountStore {
     this.jwtKeys = new KyselyJwtKeyStore(db);
     this.keySettings = new KyselyKeySettingsStore(db);
     this.keyUsage = new KyselyKeyUsageStore(db);
+    this.oauthServer = new KyselyOAuthServerStore(db);
   }
 
   async createAccount(input: NewAccount): Promise<Account> {

@@ -3,7 +3,8 @@
  * dashboard-types.ts here and nowhere else; timestamps cross as epoch milliseconds.
  */
 import type { Selectable } from 'kysely';
-import type { AccountsTable, ApiKeysTable } from './schema.js';
+import type { OAuthClientRecord } from './oauth-server-types.js';
+import type { AccountsTable, ApiKeysTable, OAuthClientsTable } from './schema.js';
 import { type Account, type ApiKeyRecord, KEY_TYPES, type KeyType, type NewApiKey, type Plan } from './types.js';
 
 /** The row of a new key; only `keyHash` of the secret reaches it. */
@@ -50,6 +51,32 @@ export function toKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     lastUsedAt: toNullableDate(row.last_used_at),
     allowedIps: parseStringArray(row.allowed_ips),
     replacedBy: row.replaced_by,
+  };
+}
+
+/** The row of a new OAuth client (the dashboard's apps and the admin CLI's clients are the same rows). */
+export function newOAuthClientRow(
+  input: { id: string; accountId: string; name: string; redirectUris: string[]; secretHash: string | null },
+  nowMs: number,
+): Selectable<OAuthClientsTable> {
+  return {
+    id: input.id,
+    secret_hash: input.secretHash,
+    name: input.name,
+    redirect_uris: JSON.stringify(input.redirectUris),
+    account_id: input.accountId,
+    created_at: nowMs,
+  };
+}
+
+export function toOAuthClient(row: Selectable<OAuthClientsTable>): OAuthClientRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    redirectUris: parseStringArray(row.redirect_uris),
+    isPublic: row.secret_hash === null,
+    createdAt: toDate(row.created_at),
   };
 }
 

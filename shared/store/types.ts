@@ -11,6 +11,7 @@ import type {
   SignInThrottleStore,
   UserStore,
 } from './dashboard-types.js';
+import type { OAuthServerStore } from './oauth-server-types.js';
 
 /** Plans of SPEC "Limits, v2, by plan". */
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
@@ -65,8 +66,10 @@ export interface NewApiKey {
   allowedIps?: string[];
 }
 
-/** Accounts, keys and usage; the dashboard's areas are properties (DashboardStores). */
+/** Accounts, keys and usage; the dashboard's areas and the OAuth server's rows are properties. */
 export interface AccountStore extends DashboardStores {
+  /** Clients, codes and tokens of the OAuth 2.0 server (api/oauth). */
+  readonly oauthServer: OAuthServerStore;
   createAccount(input: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;

@@ -55,7 +55,7 @@ describe('OAuth access tokens on the API (SPEC "Authentication" rule 8, RFC 6750
 
     it('stops working when the account leaves the Enterprise plan; refresh is refused too', async () => {
       const { secret, accountId } = await f.s.newKey({ plan: 'enterprise' });
-      const own = await registerOAuthClient(f.db, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
+      const own = await registerOAuthClient(f.s.store, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
       f.issued.push(own.clientSecret!);
       const { verifier, challenge } = pkcePair();
       const a = await authorize(f.s.url, f.authorizeParams({ client: own.clientId }, challenge), { 'x-api-key': secret });

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jwtCommand, oauthCommand } from '../../deploy/admin/oauth-commands.js';
 import { createJwtVerifier } from '../../shared/auth/jwt.js';
-import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
 import { hashOAuthSecret } from '../../api/oauth/server/tokens.js';
 import { loadConfig } from '../../shared/config.js';
 import { databaseOptionsFromConfig } from '../../shared/store/database.js';
@@ -63,7 +62,7 @@ describe('admin commands: oauth and jwt', () => {
     ]);
     const clientId = /Client id: (\S+)/.exec(printed)![1]!;
     const secret = /Client secret: (\S+)/.exec(printed)![1]!;
-    const found = await new OAuthStore(store.db).findClient(clientId);
+    const found = await store.oauthServer.findClient(clientId);
     expect(found?.client.redirectUris).toEqual(['https://a.example/cb', 'http://127.0.0.1:9/cb']);
     expect(found?.secretHash).toBe(hashOAuthSecret(secret));
 

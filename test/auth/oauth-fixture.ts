@@ -83,7 +83,7 @@ export class OAuthFixture {
 
   /** A confidential client of the test account. */
   async registerClient(name: string, redirectUris = [REDIRECT]): Promise<{ clientId: string; clientSecret: string }> {
-    const client = await registerOAuthClient(this.db, { accountId: this.s.accountId, name, redirectUris });
+    const client = await registerOAuthClient(this.s.store, { accountId: this.s.accountId, name, redirectUris });
     this.issued.push(client.clientSecret!);
     return { clientId: client.clientId, clientSecret: client.clientSecret! };
   }

@@ -91,7 +91,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
 
   it('inactive once the account leaves the Enterprise plan, as the API refuses it', async () => {
     const { secret, accountId } = await f.s.newKey({ plan: 'enterprise' });
-    const own = await registerOAuthClient(f.db, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
+    const own = await registerOAuthClient(f.s.store, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
     f.issued.push(own.clientSecret!);
     const { verifier, challenge } = pkcePair();
     const a = await authorize(f.s.url, f.authorizeParams({ client: own.clientId }, challenge), { 'x-api-key': secret });
@@ -105,7 +105,12 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
 
   describe('client authentication', () => {
     it('refuses a public client: its id proves nothing (401 invalid_client)', async () => {
-      const pub = await registerOAuthClient(f.db, { accountId: f.s.accountId, name: 'Public', redirectUris: [REDIRECT], isPublic: true });
+      const pub = await registerOAuthClient(f.s.store, {
+        accountId: f.s.accountId,
+        name: 'Public',
+        redirectUris: [REDIRECT],
+        isPublic: true,
+      });
       const r = await postForm(`${f.s.url}/oauth/introspect`, { token: 's224at_' + 'K'.repeat(43), client_id: pub.clientId });
       expect(r.status).toBe(401);
       expect(r.body.error).toBe('invalid_client');

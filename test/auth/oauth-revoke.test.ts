@@ -20,7 +20,7 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     it("answers 200 for an unknown token and for another client's token, revoking nothing", async () => {
       expect((await f.revoke('s224at_' + 'F'.repeat(43))).status).toBe(200);
       expect((await f.revoke('garbage')).status).toBe(200);
-      const other = await registerOAuthClient(f.db, { accountId: f.s.accountId, name: 'Third app', redirectUris: [REDIRECT] });
+      const other = await registerOAuthClient(f.s.store, { accountId: f.s.accountId, name: 'Third app', redirectUris: [REDIRECT] });
       f.issued.push(other.clientSecret!);
       const { access } = await f.tokens();
       expect((await f.revoke(access, basic(other.clientId, other.clientSecret!))).status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
-import { OAuthStore } from '../../shared/store/kysely-oauth-server.js';
+import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
 import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from '../../api/oauth/server/tokens.js';
 import { createOAuthVerifier } from '../../api/oauth/server/verifier.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
@@ -26,13 +26,13 @@ describe('OAuth secrets', () => {
 describe.each(ENGINES)('OAuth store on %s', (engine) => {
   let t: TestDatabase;
   let store: KyselyAccountStore;
-  let oauth: OAuthStore;
+  let oauth: OAuthServerStore;
   let accountId: string;
 
   beforeAll(async () => {
     t = await createTestDatabase(engine);
     store = await createStore(t.options);
-    oauth = new OAuthStore(store.db);
+    oauth = store.oauthServer;
     accountId = (await store.createAccount({ name: 'ent', plan: 'enterprise' })).id;
   });
   afterAll(async () => {
@@ -64,7 +64,7 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   }
 
   it('registers a client with its secret hashed, and finds it', async () => {
-    const { clientId, clientSecret, client } = await registerOAuthClient(store.db, {
+    const { clientId, clientSecret, client } = await registerOAuthClient(store, {
       accountId,
       name: ' App ',
       redirectUris: ['https://a.example/cb', 'https://a.example/cb'],
@@ -88,12 +88,12 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
     const plan = (override as { plan?: 'pro' }).plan;
     const owner = plan ? (await store.createAccount({ name: 'p', plan })).id : accountId;
     await expect(
-      registerOAuthClient(store.db, { accountId: owner, name: 'App', redirectUris: ['https://a.example/cb'], ...override }),
+      registerOAuthClient(store, { accountId: owner, name: 'App', redirectUris: ['https://a.example/cb'], ...override }),
     ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(message) });
   });
 
   it('consumes a code once, even when two exchanges race', async () => {
-    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Race', redirectUris: ['https://a.example/cb'] });
+    const { clientId } = await registerOAuthClient(store, { accountId, name: 'Race', redirectUris: ['https://a.example/cb'] });
     const { code } = await newCode(clientId);
     const results = await Promise.all(Array.from({ length: 8 }, () => oauth.consumeCode(hashOAuthSecret(code))));
     expect(results.filter(Boolean)).toHaveLength(1);
@@ -101,7 +101,7 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   });
 
   it('revokes a refresh token once, and a grant entirely', async () => {
-    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Grant', redirectUris: ['https://a.example/cb'] });
+    const { clientId } = await registerOAuthClient(store, { accountId, name: 'Grant', redirectUris: ['https://a.example/cb'] });
     const { grantId } = await newCode(clientId);
     const a = await newTokens(clientId, grantId);
     const b = await newTokens(clientId, grantId);
@@ -115,7 +115,7 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   });
 
   it('rotates a refresh token atomically: one winner among racers, and a failed save revokes nothing', async () => {
-    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Rotate', redirectUris: ['https://a.example/cb'] });
+    const { clientId } = await registerOAuthClient(store, { accountId, name: 'Rotate', redirectUris: ['https://a.example/cb'] });
     const grantId = generateOAuthSecret('grantId');
     const before = Date.now();
     const first = await newTokens(clientId, grantId);
@@ -142,9 +142,9 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
   });
 
   it('the verifier maps a live token to an oauth principal with its scopes', async () => {
-    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Verifier', redirectUris: ['https://a.example/cb'] });
+    const { clientId } = await registerOAuthClient(store, { accountId, name: 'Verifier', redirectUris: ['https://a.example/cb'] });
     const { access } = await newTokens(clientId, generateOAuthSecret('grantId'));
-    expect(await createOAuthVerifier({ db: store.db }).verify(access)).toEqual({
+    expect(await createOAuthVerifier({ store: store.oauthServer }).verify(access)).toEqual({
       accountId,
       plan: 'enterprise',
       credentialId: `oauth:${clientId}`,
@@ -153,15 +153,15 @@ describe.each(ENGINES)('OAuth store on %s', (engine) => {
       allowedDomains: [],
       permissions: ['hash:create', 'hash:verify'],
     });
-    const later = createOAuthVerifier({ db: store.db, now: () => new Date(Date.now() + 3_601_000) });
+    const later = createOAuthVerifier({ store: store.oauthServer, now: () => new Date(Date.now() + 3_601_000) });
     await expect(later.verify(access)).rejects.toMatchObject({ code: 'EXPIRED_KEY' });
-    await expect(createOAuthVerifier({ db: store.db }).verify(access.replace('s224at_', 's224rt_'))).rejects.toMatchObject({
+    await expect(createOAuthVerifier({ store: store.oauthServer }).verify(access.replace('s224at_', 's224rt_'))).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     });
   });
 
   it('purges rows expired for longer than the grace period, and deleting a client deletes its rows', async () => {
-    const { clientId } = await registerOAuthClient(store.db, { accountId, name: 'Purge', redirectUris: ['https://a.example/cb'] });
+    const { clientId } = await registerOAuthClient(store, { accountId, name: 'Purge', redirectUris: ['https://a.example/cb'] });
     const old = new Date(Date.now() - 2 * 24 * 3600_000);
     const stale = await newCode(clientId, undefined, old);
     const staleTokens = await newTokens(clientId, stale.grantId, old);

@@ -143,7 +143,7 @@ describe('POST /oauth/token: authorization code and refresh grants (RFC 6749 §4
     });
 
     it('refuses a code issued to another client', async () => {
-      const other = await registerOAuthClient(f.db, { accountId: f.s.accountId, name: 'Other app', redirectUris: [REDIRECT] });
+      const other = await registerOAuthClient(f.s.store, { accountId: f.s.accountId, name: 'Other app', redirectUris: [REDIRECT] });
       f.issued.push(other.clientSecret!);
       const { code, verifier } = await f.getCode();
       const r = await f.exchange(code, verifier, { auth: basic(other.clientId, other.clientSecret!) });
@@ -181,7 +181,7 @@ describe('POST /oauth/token: authorization code and refresh grants (RFC 6749 §4
 
   describe('public clients', () => {
     it('use PKCE without a secret, and refresh without one', async () => {
-      const pub = await registerOAuthClient(f.db, {
+      const pub = await registerOAuthClient(f.s.store, {
         accountId: f.s.accountId,
         name: 'CLI',
         redirectUris: [LOOPBACK_REDIRECT],

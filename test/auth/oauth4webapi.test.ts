@@ -15,7 +15,6 @@ import * as oauth from 'oauth4webapi';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
-import type { KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import { startTestServer, type TestServer } from '../helpers/api-server.js';
 import { ABC, REDIRECT } from './oauth-fixture.js';
 
@@ -43,7 +42,7 @@ describe.each<[string, ClientAuthFactory, 'oauth2' | 'oidc']>([
 
   beforeAll(async () => {
     s = await startTestServer({ tls });
-    const registered = await registerOAuthClient((s.store as KyselyAccountStore).db, {
+    const registered = await registerOAuthClient(s.store, {
       accountId: s.accountId,
       name: 'oauth4webapi',
       redirectUris: [REDIRECT],

@@ -2,11 +2,10 @@
  * OAuth client registration (SPEC "Authentication" rule 8: "the application is registered in the
  * dashboard"; here, the admin CLI `oauth register`). The secret is returned once and stored hashed.
  */
-import type { Kysely } from 'kysely';
 import { invalidInput } from '../../../shared/errors.js';
-import type { Database } from '../../../shared/store/schema.js';
+import type { OAuthClientRecord } from '../../../shared/store/oauth-server-types.js';
+import type { AccountStore } from '../../../shared/store/types.js';
 import { generateOAuthSecret, hashOAuthSecret } from './tokens.js';
-import { OAuthStore, type OAuthClientRecord } from '../../../shared/store/kysely-oauth-server.js';
 
 const MAX_NAME_LENGTH = 100;
 const MAX_REDIRECT_URIS = 10;
@@ -28,19 +27,22 @@ export interface RegisteredOAuthClient {
   clientSecret: string | undefined;
 }
 
-export async function registerOAuthClient(db: Kysely<Database>, input: NewOAuthClient): Promise<RegisteredOAuthClient> {
+export async function registerOAuthClient(
+  store: Pick<AccountStore, 'getAccount' | 'oauthServer'>,
+  input: NewOAuthClient,
+): Promise<RegisteredOAuthClient> {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
     throw invalidInput('name', `Name must be 1 to ${MAX_NAME_LENGTH} characters`);
   }
   const redirectUris = normalizeRedirectUris(input.redirectUris);
-  const account = await db.selectFrom('accounts').select('plan').where('id', '=', input.accountId).executeTakeFirst();
+  const account = await store.getAccount(input.accountId);
   if (!account) throw invalidInput('accountId', 'Unknown account');
   if (account.plan !== 'enterprise') throw invalidInput('accountId', 'OAuth clients are available to Enterprise accounts only');
 
   const clientId = generateOAuthSecret('clientId');
   const clientSecret = input.isPublic === true ? undefined : generateOAuthSecret('clientSecret');
-  const client = await new OAuthStore(db).insertClient({
+  const client = await store.oauthServer.insertClient({
     id: clientId,
     name,
     redirectUris,

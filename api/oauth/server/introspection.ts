@@ -7,7 +7,7 @@
  * token"), so the endpoint cannot be used to probe tokens. Introspecting is a read: unlike
  * presenting a rotated-out refresh token to /oauth/token, it never revokes anything.
  */
-import type { OAuthStore, OAuthTokenRecord } from '../../../shared/store/kysely-oauth-server.js';
+import type { OAuthServerStore, OAuthTokenRecord } from '../../../shared/store/oauth-server-types.js';
 import { hashOAuthSecret, isOAuthSecret } from './tokens.js';
 
 export type IntrospectionResponse =
@@ -27,7 +27,7 @@ export type IntrospectionResponse =
     };
 
 export async function introspectToken(
-  store: OAuthStore,
+  store: OAuthServerStore,
   input: { token: string; clientId: string; issuer: string; now?: Date },
 ): Promise<IntrospectionResponse> {
   const { token, clientId, issuer } = input;

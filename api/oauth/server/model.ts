@@ -25,7 +25,8 @@ import type {
   User,
 } from '@node-oauth/oauth2-server';
 import { PERMISSION_CLAIMS } from '../../../shared/auth/principal.js';
-import type { OAuthClientRecord, OAuthStore } from '../../../shared/store/kysely-oauth-server.js';
+import type { OAuthClientRecord, OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
+import type { AccountStore } from '../../../shared/store/types.js';
 import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from './tokens.js';
 
 const { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidScopeError, ServerError } = OAuth2Server;
@@ -51,7 +52,9 @@ export interface OAuthUser extends User {
 }
 
 export interface OAuthModelOptions {
-  store: OAuthStore;
+  store: OAuthServerStore;
+  /** Whose plan decides whether a token may be issued (Enterprise only). */
+  accounts: Pick<AccountStore, 'getAccount'>;
   /**
    * true at the token endpoint: a confidential client must present its secret (in every grant), a
    * public client must not have one. false at the authorization endpoint: lookup by client_id.
@@ -64,7 +67,7 @@ export interface OAuthModelOptions {
 export type OAuthModel = AuthorizationCodeModel & RefreshTokenModel;
 
 export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
-  const { store, authenticateClients, purgeOnAuthorize = true } = options;
+  const { store, accounts, authenticateClients, purgeOnAuthorize = true } = options;
 
   async function clientById(clientId: string): Promise<Client | false> {
     if (!isOAuthSecret('clientId', clientId)) return false;
@@ -73,8 +76,8 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
   }
 
   async function assertEnterprise(accountId: string): Promise<void> {
-    const row = await store.db.selectFrom('accounts').select('plan').where('id', '=', accountId).executeTakeFirst();
-    if (row?.plan !== 'enterprise') throw new InvalidGrantError('Invalid grant: the account may not use OAuth');
+    const account = await accounts.getAccount(accountId);
+    if (account?.plan !== 'enterprise') throw new InvalidGrantError('Invalid grant: the account may not use OAuth');
   }
 
   return {

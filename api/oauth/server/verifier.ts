@@ -7,17 +7,15 @@
  * verifier's "unknown token". Tokens are told apart by shape instead (a JWT has two dots; an access
  * token starts with s224at_), and each is answered by the verifier it was meant for.
  */
-import type { Kysely } from 'kysely';
 import { ServiceError } from '../../../shared/errors.js';
-import type { Database } from '../../../shared/store/schema.js';
 import { looksLikeJwt, type TokenVerifier } from '../../../shared/auth/credentials.js';
 import { BEARER_MESSAGES } from '../../../shared/auth/jwt.js';
 import type { Principal } from '../../../shared/auth/principal.js';
-import { OAuthStore } from '../../../shared/store/kysely-oauth-server.js';
+import type { OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
 import { hashOAuthSecret, isOAuthSecret } from './tokens.js';
 
-export function createOAuthVerifier(options: { db: Kysely<Database>; now?: () => Date }): TokenVerifier {
-  const store = new OAuthStore(options.db);
+export function createOAuthVerifier(options: { store: OAuthServerStore; now?: () => Date }): TokenVerifier {
+  const { store } = options;
   const now = options.now ?? (() => new Date());
   return {
     async verify(token: string): Promise<Principal> {
