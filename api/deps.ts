@@ -13,13 +13,24 @@ import type { JobExecutor } from './jobs/executor.js';
 /** Upload endpoints whose size limits differ (SPEC "Limits"). */
 export type UploadEndpoint = 'v1-file' | 'v1-url' | 'v2-file' | 'v2-stream';
 
-/** Everything an API node needs, built once by the composition root (deploy/embedded.ts, api/main.ts). */
-export interface ApiDeps {
+/**
+ * What an API node is given by its composition root (deploy/embedded.ts, api/main.ts, the tests'
+ * test/helpers/api-server.ts); api/node.ts builds the rest (docs/decisions.md "Jobs and modes").
+ */
+export interface ApiEngines {
   config: Config;
   logger: Logger;
   store: AccountStore;
   queue: JobQueue;
   blobs: BlobStore;
+  /** Default: this process's registry. */
+  metrics?: Metrics;
+  /** Closed after the listeners and before the queue and store (e.g. an in-process worker pool). */
+  cleanups?: Array<() => Promise<void>>;
+}
+
+/** What the handlers get: the engines and what api/compose.ts builds on them, once per node. */
+export interface ApiDeps extends Omit<ApiEngines, 'metrics' | 'cleanups'> {
   authenticator: Authenticator;
   executor: JobExecutor;
   limiter: RequestLimiter;

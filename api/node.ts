@@ -1,65 +1,73 @@
 import { readFileSync } from 'node:fs';
-import type { BlobStore } from '../shared/blob/types.js';
-import type { Config } from '../shared/config.js';
+import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
 import { openLimiter, openPlanCatalog } from '../shared/infra.js';
-import type { Logger } from '../shared/log.js';
-import type { Metrics } from '../shared/metrics/catalogue.js';
-import type { JobQueue } from '../shared/queue/types.js';
 import { cachedRefresh } from '../shared/metrics/cached.js';
 import { setDependency } from '../shared/metrics/record.js';
 import { onShutdown } from '../shared/shutdown.js';
-import type { AccountStore } from '../shared/store/types.js';
 import { composeApi } from './compose.js';
-import type { ApiDeps } from './deps.js';
+import type { ApiDeps, ApiEngines } from './deps.js';
 import { probeDependencies } from './readiness.js';
-import { attachRealtime, type Realtime } from './realtime/index.js';
+import { attachRealtime, type Realtime, type RealtimeOptions } from './realtime/index.js';
 import { edgeOptions, serve, type Listeners } from './server.js';
 
-export interface ApiNodeEngines {
-  config: Config;
-  logger: Logger;
-  store: AccountStore;
-  queue: JobQueue;
-  blobs: BlobStore;
-  /** Default: this process's registry. */
-  metrics?: Metrics;
-  /** Closed after the listeners and before the store (e.g. an in-process worker pool). */
-  cleanups?: Array<() => Promise<void>>;
+/** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
+export interface ApiNodeOptions {
+  /** The certificate and key themselves, instead of reading the TLS_CERT and TLS_KEY files. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** Wraps the app before it listens (the tests hold every answer against the OpenAPI document). */
+  wrapApp?: (app: Express) => RequestListener;
+  /** Overrides of the realtime options the configuration gives; false: neither /v2/ws nor socket.io. */
+  realtime?: Partial<RealtimeOptions> | false;
 }
 
 export interface ApiNode {
   deps: ApiDeps;
   listeners: Listeners;
+  /** Undefined when built with `realtime: false`. */
+  realtime: Realtime | undefined;
   /** Base URL of the main listener, for messages. */
   baseUrl: string;
+  /**
+   * The graceful stop, in order: listeners and realtime connections (SHUTDOWN_GRACE_MS for
+   * in-flight requests), the engines' cleanups, queue, limiter, blobs, store.
+   */
+  stops: Array<() => Promise<void>>;
 }
 
 /**
  * Scrape-time gauges of an API node: its dependencies (one cached probe, as /readyz runs it; the
- * queue's ping is Redis's in distributed mode) and its realtime connections.
+ * queue's ping is Redis's in distributed mode) and its realtime connections. Returns their removal.
  */
-function registerNodeCollectors(deps: ApiDeps, realtime: Realtime): void {
+function registerNodeCollectors(deps: ApiDeps, realtime: Realtime | undefined): () => void {
   const { metrics, config } = deps;
-  metrics.collectors.add(
+  const collectors: Array<() => Promise<void> | void> = [
     cachedRefresh(async () => {
       const answers = await probeDependencies(deps);
       setDependency(metrics, 'store', answers.store);
       setDependency(metrics, 'blobs', answers.blobs);
       if (config.REDIS_URL) setDependency(metrics, 'redis', answers.queue);
     }),
-  );
-  metrics.collectors.add(() => {
-    const open = realtime.connections();
-    metrics.realtimeConnections.set({ transport: 'ws' }, open.ws);
-    metrics.realtimeConnections.set({ transport: 'socketio' }, open.socketio);
-  });
+  ];
+  if (realtime) {
+    collectors.push(() => {
+      const open = realtime.connections();
+      metrics.realtimeConnections.set({ transport: 'ws' }, open.ws);
+      metrics.realtimeConnections.set({ transport: 'socketio' }, open.socketio);
+    });
+  }
+  for (const collect of collectors) metrics.collectors.add(collect);
+  return () => {
+    for (const collect of collectors) metrics.collectors.delete(collect);
+  };
 }
 
 /**
- * Start an API node on its engines: limits, app, listeners (main, sandbox, HTTP→HTTPS redirect)
- * and graceful shutdown on SIGTERM. Shared by embedded mode and the distributed API role.
+ * Build an API node on its engines and listen: limits, app, listeners (main, sandbox, HTTP→HTTPS
+ * redirect) and realtime. Every node is built here: embedded mode, the distributed API role and
+ * the tests' servers, so the tests run the wiring production runs.
  */
-export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
+export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions = {}): Promise<ApiNode> {
   const { config, logger } = engines;
   const catalog = openPlanCatalog(config);
   const limits = openLimiter(config, engines.store, catalog, logger, engines.metrics);
@@ -67,9 +75,11 @@ export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
   await limits.ready.catch((err: unknown) =>
     logger.warn({ err }, 'rate-limit counters unreachable at start; requests get 503 until they return'),
   );
-  const { app, deps } = composeApi({ ...engines, limiter: limits.limiter, catalog, metrics: engines.metrics });
-  const tls = config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined;
-  const listeners = await serve(app, {
+  const { app, deps } = composeApi(engines, { limiter: limits.limiter, catalog });
+  const tls =
+    options.tls ??
+    (config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined);
+  const listeners = await serve(options.wrapApp?.(app) ?? app, {
     port: config.PORT,
     host: config.HOST,
     logger,
@@ -79,27 +89,39 @@ export async function startApiNode(engines: ApiNodeEngines): Promise<ApiNode> {
     sandboxPort: config.SANDBOX_PORT,
     redirectPort: config.HTTP_REDIRECT_PORT,
   });
-  const realtime = await attachRealtime(listeners, deps, {
-    pingIntervalMs: config.WS_PING_INTERVAL_MS,
-    maxMessageBytes: config.WS_MAX_MESSAGE_BYTES,
-    maxInFlight: config.WS_MAX_IN_FLIGHT,
-    maxInFlightBytes: Math.max(8 * config.WS_MAX_MESSAGE_BYTES, 8 * 1024 * 1024),
-  });
-  registerNodeCollectors(deps, realtime);
+  const realtime =
+    options.realtime === false
+      ? undefined
+      : await attachRealtime(listeners, deps, {
+          pingIntervalMs: config.WS_PING_INTERVAL_MS,
+          maxMessageBytes: config.WS_MAX_MESSAGE_BYTES,
+          maxInFlight: config.WS_MAX_IN_FLIGHT,
+          maxInFlightBytes: Math.max(8 * config.WS_MAX_MESSAGE_BYTES, 8 * 1024 * 1024),
+          ...options.realtime,
+        });
+  const unregisterCollectors = registerNodeCollectors(deps, realtime);
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `${tls ? 'https' : 'http'}://${shownHost}:${listeners.main.port}`;
 
-  // SIGTERM: stop accepting and finish in-flight requests, then close the engines.
-  onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
+  const stops = [
     // Upgraded (WebSocket) connections would hold the HTTP server open: close both together.
     async () => {
-      await Promise.all([realtime.close(), listeners.close(config.SHUTDOWN_GRACE_MS)]);
+      await Promise.all([realtime?.close(), listeners.close(config.SHUTDOWN_GRACE_MS)]);
+      unregisterCollectors();
     },
     ...(engines.cleanups ?? []),
     () => engines.queue.close(),
     () => limits.close(),
     () => engines.blobs.close(),
     () => engines.store.close(),
-  ]);
-  return { deps, listeners, baseUrl };
+  ];
+  return { deps, listeners, realtime, baseUrl, stops };
+}
+
+/** An API node of a process: built, then stopped gracefully on SIGTERM (shared/shutdown.ts). */
+export async function startApiNode(engines: ApiEngines): Promise<ApiNode> {
+  const node = await buildApiNode(engines);
+  // SIGTERM: stop accepting and finish in-flight requests, then close the engines.
+  onShutdown(engines.logger, engines.config.SHUTDOWN_GRACE_MS, node.stops);
+  return node;
 }

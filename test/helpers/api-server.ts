@@ -1,16 +1,16 @@
 /**
  * An embedded-mode API in this test process on a random loopback port: real HTTP, real store
- * (SQLite or PostgreSQL), the in-process queue and the real job handlers.
+ * (SQLite or PostgreSQL), the in-process queue and the real job handlers, built by the same
+ * buildApiNode (api/node.ts) as `npm start` and `npm run api`.
  */
 import { Writable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { composeApi } from '../../api/compose.js';
-import { attachRealtime, type Realtime, type RealtimeOptions } from '../../api/realtime/index.js';
-import { createServer, edgeOptions, startServer } from '../../api/server.js';
+import { buildApiNode } from '../../api/node.js';
+import type { Realtime, RealtimeOptions } from '../../api/realtime/index.js';
 import { loadConfig, type Config } from '../../shared/config.js';
-import { blobRetentionMs, openBlobStore, openLimiter, openPlanCatalog, retentionMs } from '../../shared/infra.js';
+import { blobRetentionMs, openBlobStore, retentionMs } from '../../shared/infra.js';
 import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createLogger } from '../../shared/log.js';
 import { InProcessQueue } from '../../shared/queue/in-process.js';
@@ -56,6 +56,10 @@ export async function startTestServer(
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    // A test's close() waits this long at most for requests still in flight.
+    SHUTDOWN_GRACE_MS: '1000',
     ...options.env,
     ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}),
   });
@@ -79,21 +83,16 @@ export async function startTestServer(
     retentionMs: retentionMs(config),
     blobRetentionMs: blobRetentionMs(config),
   });
-  const catalog = openPlanCatalog(config);
-  const limits = openLimiter(config, store, catalog, logger);
-  const { app, deps } = composeApi({ config, logger, store, queue, blobs, limiter: limits.limiter, catalog });
-  const edge = edgeOptions(config);
   // Every /v1 and /v2 answer is held against the OpenAPI document; close() reports what was off it.
   const offDocument: string[] = [];
-  const handler = auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST });
-  const server = await startServer(handler, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    edge,
-    server: options.tls && createServer(handler, edge, options.tls),
-  });
-  const realtime = options.realtime ? await attachRealtime({ main: server }, deps, options.realtime) : undefined;
+  const node = await buildApiNode(
+    { config, logger, store, queue, blobs },
+    {
+      tls: options.tls,
+      wrapApp: (app) => auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST }),
+      realtime: options.realtime ?? false,
+    },
+  );
 
   const account = await store.createAccount({ name: 'test', plan: 'enterprise' });
   const keys = {} as Record<KeyType, string>;
@@ -108,12 +107,12 @@ export async function startTestServer(
   }
 
   return {
-    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${server.port}`,
+    url: node.baseUrl,
     config,
     store,
     accountId: account.id,
     keys,
-    realtime,
+    realtime: node.realtime,
     logs: () => logText,
     async newKey({ type = 'production', plan, expiresAt, allowedDomains }) {
       const accountId = plan ? (await store.createAccount({ name: `acct-${plan}`, plan })).id : account.id;
@@ -121,14 +120,14 @@ export async function startTestServer(
       return { secret, id: record.id, accountId };
     },
     async close() {
-      const closing = server.close(1000);
-      // The drain leaves idle keep-alive connections to their timeout (api/server.ts); the test is
-      // over and sends nothing more on its own, so they are closed now rather than at the grace.
-      server.server.closeIdleConnections();
-      await Promise.all([realtime?.close(), closing]);
-      await queue.close();
-      await limits.close();
-      await store.close();
+      const stopping = (async () => {
+        for (const stop of node.stops) await stop();
+      })();
+      // The first stop has begun the drain (synchronously, by then), which leaves idle keep-alive
+      // connections to their timeout (api/server.ts); the test is over and sends nothing more on its
+      // own, so they are closed now rather than at the grace.
+      node.listeners.main.server.closeIdleConnections();
+      await stopping;
       await db.cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (offDocument.length > 0) throw new Error(`answers off the OpenAPI document:\n${offDocument.join('\n')}`);
