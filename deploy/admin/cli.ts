@@ -13,35 +13,21 @@ import { loadConfig } from '../../shared/config.js';
 import { isServiceError } from '../../shared/errors.js';
 import { createApiKey, revokeApiKey } from '../../shared/keys/api-keys.js';
 import { jwtCommand, oauthCommand } from './oauth-commands.js';
-import { printJson } from './output.js';
+import { out, printJson } from './output.js';
 import { jobsCommand, queuesCommand } from './queue-commands.js';
 import { describeTargets } from './targets.js';
 import { usageCommand } from './usage-command.js';
 import { UsageError } from './usage-error.js';
 import { serviceVersion } from './version.js';
 import { usersCommand } from './user-commands.js';
-import { databaseOptionsFromConfig } from '../../shared/store/database.js';
-import { createStore } from '../../shared/store/kysely-store.js';
-import { type AccountStore, type ApiKeyRecord, KEY_TYPES, type KeyType, type Plan, PLANS } from '../../shared/store/types.js';
+import { withStore } from './with-store.js';
+import { type ApiKeyRecord, KEY_TYPES, type KeyType, type Plan, PLANS } from '../../shared/store/types.js';
 
 const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 const DURATION_RE = /^(\d{1,5})([dh])$/;
 const DURATION_UNIT_MS = { d: 86_400_000, h: 3_600_000 } as const;
-
-async function withStore<T>(fn: (store: AccountStore) => Promise<T>): Promise<T> {
-  const store = await createStore(databaseOptionsFromConfig(loadConfig()));
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
-
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 function table(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

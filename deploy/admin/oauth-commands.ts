@@ -17,26 +17,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { issueJwt } from '../../shared/auth/jwt.js';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
 import { PERMISSION_CLAIMS } from '../../shared/auth/principal.js';
-import { loadConfig, type Config } from '../../shared/config.js';
 import { invalidInput } from '../../shared/errors.js';
-import { databaseOptionsFromConfig } from '../../shared/store/database.js';
-import { createStore } from '../../shared/store/kysely-store.js';
-import type { AccountStore } from '../../shared/store/types.js';
-import { printJson } from './output.js';
-
-async function withStore<T>(fn: (store: AccountStore, config: Config) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const store = await createStore(databaseOptionsFromConfig(config));
-  try {
-    return await fn(store, config);
-  } finally {
-    await store.close();
-  }
-}
-
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
+import { out, printJson } from './output.js';
+import { withStore } from './with-store.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

@@ -11,26 +11,11 @@
 import { Command, Option } from 'commander';
 import { addPersonToAccount } from '../../shared/accounts/people.js';
 import { issueOneTimeLink, type IssuedLink } from '../../shared/accounts/one-time-links.js';
-import { loadConfig, type Config } from '../../shared/config.js';
+import type { Config } from '../../shared/config.js';
 import { invalidInput } from '../../shared/errors.js';
-import { databaseOptionsFromConfig } from '../../shared/store/database.js';
 import { ROLES, type Role } from '../../shared/store/dashboard-types.js';
-import { createStore } from '../../shared/store/kysely-store.js';
-import type { AccountStore } from '../../shared/store/types.js';
-
-async function withStore<T>(fn: (store: AccountStore, config: Config) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const store = await createStore(databaseOptionsFromConfig(config));
-  try {
-    return await fn(store, config);
-  } finally {
-    await store.close();
-  }
-}
-
-function out(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
+import { out } from './output.js';
+import { withStore } from './with-store.js';
 
 /** Where links send people: PUBLIC_URL, else the address `npm start` listens on. */
 export function linkBaseUrl(config: Config): string {
