@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEARER_MESSAGES } from '../../shared/auth/jwt.js';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
 import { getJson } from '../helpers/api-server.js';
-import { expectUnauthorized, OAuthFixture, REDIRECT } from './oauth-fixture.js';
-import { authorize, basic, pkcePair } from './oauth-helpers.js';
+import { expectUnauthorized, OAuthFixture } from './oauth-fixture.js';
 
 describe('OAuth access tokens on the API (SPEC "Authentication" rule 8, RFC 6750)', () => {
   const f = new OAuthFixture();
@@ -54,21 +52,13 @@ describe('OAuth access tokens on the API (SPEC "Authentication" rule 8, RFC 6750
     });
 
     it('stops working when the account leaves the Enterprise plan; refresh is refused too', async () => {
-      const { secret, accountId } = await f.s.newKey({ plan: 'enterprise' });
-      const own = await registerOAuthClient(f.s.store, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
-      f.issued.push(own.clientSecret!);
-      const { verifier, challenge } = pkcePair();
-      const a = await authorize(f.s.url, f.authorizeParams({ client: own.clientId }, challenge), { 'x-api-key': secret });
-      const code = a.location!.searchParams.get('code')!;
-      f.issued.push(code);
-      const t = await f.exchange(code, verifier, { auth: basic(own.clientId, own.clientSecret!) });
-      f.issued.push(t.body.access_token, t.body.refresh_token);
-      expect((await f.hash(t.body.access_token)).status).toBe(200);
-      await f.s.store.setPlan(accountId, 'pro');
-      const r = await f.hash(t.body.access_token);
+      const own = await f.ownAccountTokens();
+      expect((await f.hash(own.access)).status).toBe(200);
+      await f.s.store.setPlan(own.accountId, 'pro');
+      const r = await f.hash(own.access);
       expect(r.status).toBe(403);
       expect(r.body.error).toMatchObject({ code: 'FORBIDDEN', message: BEARER_MESSAGES.notEnterprise });
-      expect((await f.refresh(t.body.refresh_token, basic(own.clientId, own.clientSecret!))).body.error).toBe('invalid_grant');
+      expect((await f.refresh(own.refresh, own.auth)).body.error).toBe('invalid_grant');
     });
   });
 

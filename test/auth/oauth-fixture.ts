@@ -151,6 +151,20 @@ export class OAuthFixture {
     return { access: r.body.access_token, refresh: r.body.refresh_token };
   }
 
+  /**
+   * A new Enterprise account with a confidential client of its own and tokens its production key
+   * authorized: an account a test may move off the Enterprise plan without touching the others.
+   */
+  async ownAccountTokens(): Promise<{ accountId: string; auth: Record<string, string>; access: string; refresh: string }> {
+    const { secret, accountId } = await this.s.newKey({ plan: 'enterprise' });
+    const own = await registerOAuthClient(this.s.store, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
+    this.issued.push(own.clientSecret!);
+    const auth = basic(own.clientId, own.clientSecret!);
+    const { code, verifier } = await this.getCode({ client: own.clientId, key: secret });
+    const t = await this.exchange(code, verifier, { auth });
+    return { accountId, auth, access: t.body.access_token, refresh: t.body.refresh_token };
+  }
+
   async refresh(refreshToken: string, auth = this.basic(), extra: Record<string, string> = {}): Promise<FormResult> {
     const r = await postForm(`${this.s.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra }, auth);
     this.record(r);

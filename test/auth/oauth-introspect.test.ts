@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
 import { OAuthFixture, REDIRECT } from './oauth-fixture.js';
-import { authorize, basic, pkcePair, postForm } from './oauth-helpers.js';
+import { postForm } from './oauth-helpers.js';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -90,17 +90,10 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
   });
 
   it('inactive once the account leaves the Enterprise plan, as the API refuses it', async () => {
-    const { secret, accountId } = await f.s.newKey({ plan: 'enterprise' });
-    const own = await registerOAuthClient(f.s.store, { accountId, name: 'Downgraded', redirectUris: [REDIRECT] });
-    f.issued.push(own.clientSecret!);
-    const { verifier, challenge } = pkcePair();
-    const a = await authorize(f.s.url, f.authorizeParams({ client: own.clientId }, challenge), { 'x-api-key': secret });
-    const code = a.location!.searchParams.get('code')!;
-    f.issued.push(code);
-    const t = await f.exchange(code, verifier, { auth: basic(own.clientId, own.clientSecret!) });
-    expect((await f.introspect(t.body.access_token, basic(own.clientId, own.clientSecret!))).body.active).toBe(true);
-    await f.s.store.setPlan(accountId, 'pro');
-    expectInactive(await f.introspect(t.body.access_token, basic(own.clientId, own.clientSecret!)));
+    const own = await f.ownAccountTokens();
+    expect((await f.introspect(own.access, own.auth)).body.active).toBe(true);
+    await f.s.store.setPlan(own.accountId, 'pro');
+    expectInactive(await f.introspect(own.access, own.auth));
   });
 
   describe('client authentication', () => {
