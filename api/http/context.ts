@@ -17,6 +17,8 @@ declare global {
       traceparent?: string;
       /** performance.now() at arrival (api/middleware/http-metrics.ts). */
       metricsStartedAt?: number;
+      /** performance.now() when the request log started timing it (api/middleware/request-log.ts). */
+      logStartedAt?: number;
       /** performance.now() when the request arrived: v2's processing_time_ms counts from here. */
       receivedAtMs?: number;
     }
