@@ -16,7 +16,13 @@ const open = new Set<LineBatch>();
 let exitHooked = false;
 
 function flushAllSync(): void {
-  for (const batch of open) batch.flushSync();
+  for (const batch of open) {
+    try {
+      batch.flushSync();
+    } catch {
+      // A destination already closed cannot take the lines; exiting must not fail for it.
+    }
+  }
 }
 
 export class LineBatch {
