@@ -12,7 +12,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
-import { httpMetrics } from './middleware/http-metrics.js';
+import { generationOf, httpMetrics } from './middleware/http-metrics.js';
 import { traceContext } from './middleware/trace-context.js';
 import { metricsEndpoint } from './http/metrics-endpoint.js';
 import { createV1Router } from './v1/router.js';
@@ -26,6 +26,7 @@ import { httpsOnly } from './middleware/https-only.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
 import { detectSandbox } from './middleware/sandbox.js';
+import { inOneLayer } from './http/one-layer.js';
 import './http/context.js';
 
 export interface AppOptions {
@@ -43,16 +44,28 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(deps.config.TRUST_PROXY));
   app.set('etag', false);
-  app.use(httpMetrics(deps.metrics));
-  app.use(requestId());
-  app.use(traceContext());
-  app.use(requestLog(deps.logger));
+  // Every request crosses these: one router layer for the four (api/http/one-layer.ts).
+  app.use(inOneLayer([httpMetrics(deps.metrics), requestId(), traceContext(), requestLog(deps.logger)]));
   // Before the HTTPS redirect: Prometheus scrapes pods directly, over plain HTTP (docs/operating.md).
   app.get('/metrics', metricsEndpoint({ metrics: deps.metrics, token: deps.config.METRICS_TOKEN }));
+  // The sandbox serves /v1 only (SPEC "Versioning": the sandbox also uses the /v1 prefix); the
+  // probes and public documents answer on it too. /v2 is refused here, so the API can be mounted
+  // before the probes and documents (none shares its prefix) and its requests cross no layer of
+  // theirs; every other path is refused after them, below.
+  const unknownOnSandbox = notFound(renderV2Error);
+  const refuseV2OnSandbox: RequestHandler = (req, res, next) => {
+    if (res.locals.sandbox !== true) return next();
+    const generation = generationOf(req.url);
+    return generation === 'v2' || generation === 'ws' ? unknownOnSandbox(req, res, next) : next();
+  };
   app.use(
-    httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
+    inOneLayer([
+      httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
+      detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }),
+      refuseV2OnSandbox,
+    ]),
   );
-  app.use(detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }));
+  app.use('/v2', createV2Router(deps));
 
   // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
   app.get('/healthz', (_req, res) => {
@@ -80,9 +93,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   );
   app.use('/docs', docsSite(deps.config));
 
-  // The sandbox serves /v1 only (SPEC "Versioning": the sandbox also uses the /v1 prefix); the
-  // probes and public documents above answer on it too.
-  const unknownOnSandbox = notFound(renderV2Error);
+  // The sandbox's refusal of every path but /v1 (see refuseV2OnSandbox above).
   app.use((req, res, next) =>
     res.locals.sandbox === true && req.path !== '/v1' && !req.path.startsWith('/v1/') ? unknownOnSandbox(req, res, next) : next(),
   );
@@ -101,7 +112,6 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     }),
   );
   app.use('/dashboard', dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
-  app.use('/v2', createV2Router(deps));
   app.use('/v1', createV1Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
   app.use(rejectMalformedPath());

@@ -139,8 +139,9 @@ function harden(server: http.Server, edge: EdgeOptions, logger: Logger): () => v
     requestMs: edge.requestTimeoutMs,
     unbounded: (req) => (req.url ?? '').split('?', 1)[0]?.toLowerCase().replace(/\/+$/, '') === UNBOUNDED_PATH,
   });
+  const securityHeaders = Object.entries(SECURITY_HEADERS);
   firstOnEveryRequest(server, (req, res) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of securityHeaders) res.setHeader(name, value);
     watch.track(req, res);
   });
   handleClientErrors(server, watch);

@@ -1,4 +1,5 @@
 import { pino, type Logger as PinoLogger } from 'pino';
+import { LineBatch } from './log-lines.js';
 
 export type Logger = PinoLogger;
 
@@ -37,10 +38,11 @@ export const REDACT_PATHS = [
 
 /**
  * Without a destination the logger writes to stdout asynchronously: a synchronous write per line
- * blocked the event loop for ~15% of a busy node's time. pino flushes what is pending when the
- * process exits (also on an uncaught exception); only SIGKILL can lose the last lines.
+ * blocked the event loop for ~15% of a busy node's time. Lines are batched per event-loop turn
+ * (shared/log-lines.ts). pino flushes what is pending when the process exits (also on an uncaught
+ * exception), and so does the batch; only SIGKILL can lose the last lines.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'sha224d' } };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(options, destination ?? new LineBatch(pino.destination({ dest: 1, sync: false })));
 }

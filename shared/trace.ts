@@ -11,17 +11,25 @@ export interface TraceContext {
   traceparent?: string;
 }
 
+/**
+ * Whether the caller of an HTTP request is still there: `signal` aborts when it is gone before its
+ * answer (the connection closed). Read on demand, so a request that never waits on the queue
+ * builds no signal. Never leaves this process.
+ */
+export interface CallerWatch {
+  readonly signal: AbortSignal;
+}
+
 /** What the work in progress belongs to: its trace fields and, for an HTTP request, whether its caller is still there. */
 interface RequestScope {
   trace: TraceContext;
-  /** Aborts when the caller is gone before its answer (the connection closed). Never leaves this process. */
-  callerGone: AbortSignal | undefined;
+  callerGone: CallerWatch | undefined;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
-/** Run `fn` (and everything it awaits) as part of `context`; `callerGone` aborts when its caller leaves. */
-export function runWithTrace<T>(context: TraceContext, fn: () => T, callerGone?: AbortSignal): T {
+/** Run `fn` (and everything it awaits) as part of `context`; `callerGone`'s signal aborts when its caller leaves. */
+export function runWithTrace<T>(context: TraceContext, fn: () => T, callerGone?: CallerWatch): T {
   return storage.run({ trace: context, callerGone }, fn);
 }
 
@@ -32,7 +40,7 @@ export function currentTrace(): TraceContext | undefined {
 
 /** Aborts when the caller of the work in progress is gone (api/jobs/executor.ts cancels its queued job). */
 export function currentCallerGone(): AbortSignal | undefined {
-  return storage.getStore()?.callerGone;
+  return storage.getStore()?.callerGone?.signal;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;

@@ -1,4 +1,5 @@
 import type { Principal } from '../../shared/auth/principal.js';
+import type { ResponseCallerWatch } from '../middleware/trace-context.js';
 
 /** Typed per-request state. Express's `res.locals` is the one place it lives. */
 declare global {
@@ -15,8 +16,12 @@ declare global {
       bodyDigest?: string;
       /** The caller's W3C traceparent, when valid (api/middleware/trace-context.ts). */
       traceparent?: string;
+      /** Whether the caller is still there (api/middleware/trace-context.ts). */
+      callerWatch?: ResponseCallerWatch;
       /** performance.now() at arrival (api/middleware/http-metrics.ts). */
       metricsStartedAt?: number;
+      /** performance.now() when the request log started timing it (api/middleware/request-log.ts). */
+      logStartedAt?: number;
       /** performance.now() when the request arrived: v2's processing_time_ms counts from here. */
       receivedAtMs?: number;
     }

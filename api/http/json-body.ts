@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ServiceError } from '../../shared/errors.js';
 import { assertIdentityEncoding, takeBody } from '../uploads/request-body.js';
 
@@ -35,22 +36,57 @@ function parseStrict(text: string): unknown {
 
 /**
  * JSON bodies, whatever Content-Type a client sent (these endpoints only speak JSON), read
- * through the one body path (api/uploads/request-body.ts): Content-Encoding other than identity
- * is 415, a charset other than UTF-8 is 415, past `limitBytes` is 413 (and the rest is discarded
- * up to the drain bound), anything but a JSON object or array is 400. With an Idempotency-Key the
+ * through the one body path (api/uploads/request-body.ts) unless it has already arrived whole
+ * (readBuffered below): Content-Encoding other than identity is 415, a charset other than UTF-8
+ * is 415, past `limitBytes` is 413 (and the rest is discarded up to the drain bound), anything
+ * but a JSON object or array is 400. With an Idempotency-Key the
  * raw body's SHA-224 is kept for the request's fingerprint.
  */
 export function jsonBody(options: JsonBodyOptions): RequestHandler {
-  return async function readJsonBody(req, res, next) {
+  const checkHeaders = (req: Request): void => {
+    assertIdentityEncoding(req);
+    const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { message: 'JSON bodies must be UTF-8', details: 'header: content-type' });
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > options.limitBytes) throw tooLarge(options.limitBytes);
+  };
+
+  /**
+   * Every byte the request declared has already arrived and nobody has read it (the usual small
+   * request, parsed with its headers; `complete` only turns true a little later): it is taken
+   * from the request's buffer at once, with no stream, listener or promise in between, then the
+   * request is resumed so it ends as a consumed one does. A refused one is left unread: Node
+   * discards an unread body when the response ends, as the streamed path's discardRest does
+   * within its bound.
+   */
+  const readBuffered = (req: Request, res: Response): void => {
+    checkHeaders(req);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+      size += chunk.length;
+      chunks.push(chunk);
+    }
+    req.resume();
+    if (size > options.limitBytes) throw tooLarge(options.limitBytes);
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    req.body = parseStrict(raw.toString('utf8'));
+    if (req.headers['idempotency-key'] !== undefined) res.locals.bodyDigest = createHash('sha224').update(raw).digest('hex');
+  };
+
+  /** Whether the body's declared length is all in the request's unread buffer. */
+  const arrivedWhole = (req: Request): boolean => {
+    if (req.readableFlowing !== null || req.destroyed || req.headers['transfer-encoding'] !== undefined) return false;
+    const declared = req.headers['content-length'];
+    return declared !== undefined && Number(declared) === req.readableLength;
+  };
+
+  const readStreamed = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const body = takeBody(req, res, { drainMaxBytes: options.drainMaxBytes, digest: req.headers['idempotency-key'] !== undefined });
     try {
-      assertIdentityEncoding(req);
-      const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
-      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', { message: 'JSON bodies must be UTF-8', details: 'header: content-type' });
-      }
-      const declared = Number(req.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > options.limitBytes) throw tooLarge(options.limitBytes);
+      checkHeaders(req);
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of body.stream as AsyncIterable<Buffer>) {
@@ -65,5 +101,11 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
       throw err;
     }
     next();
+  };
+
+  return function readJsonBody(req, res, next) {
+    if (!arrivedWhole(req)) return readStreamed(req, res, next);
+    readBuffered(req, res);
+    return next();
   };
 }

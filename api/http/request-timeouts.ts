@@ -55,6 +55,12 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
   const watched = new Set<Watched>();
   const bySocket = new WeakMap<Socket, Watched>();
 
+  // One listener function for every response ('close' is emitted once): the socket no longer receives it.
+  function forget(this: http.ServerResponse): void {
+    const socket = this.req.socket;
+    if (socket !== null && bySocket.get(socket)?.res === this) bySocket.delete(socket);
+  }
+
   const track = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const now = Date.now();
     const entry: Watched = {
@@ -68,9 +74,7 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
     };
     watched.add(entry);
     bySocket.set(req.socket, entry);
-    res.once('close', () => {
-      if (bySocket.get(req.socket) === entry) bySocket.delete(req.socket);
-    });
+    res.on('close', forget);
   };
 
   const expire = (entry: Watched, idle: boolean): void => {

@@ -10,6 +10,7 @@ import type { Permission } from '../../shared/auth/principal.js';
 import type { ApiDeps } from '../deps.js';
 import type { RouteDoc } from '../openapi-kit.js';
 import { methodNotAllowed } from './guards.js';
+import { inOneLayer } from './one-layer.js';
 
 /** What a generation hands its routes. */
 export interface RouteContext {
@@ -38,7 +39,8 @@ export interface Route {
 export function mountRoutes(router: Router, routes: readonly Route[], ctx: RouteContext): void {
   for (const route of routes) {
     const body = route.jsonBody === true ? [ctx.json] : [];
-    router[route.method](route.path, ...ctx.guard(route.permission), ...(route.before ?? []), ...body, (req, res) =>
+    // The guards, refusals and body parser in one router layer (api/http/one-layer.ts).
+    router[route.method](route.path, inOneLayer([...ctx.guard(route.permission), ...(route.before ?? []), ...body]), (req, res) =>
       route.handle(ctx, req, res),
     );
   }

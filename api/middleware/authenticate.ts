@@ -41,6 +41,12 @@ function credentialsOf(req: Req, sources: readonly CredentialSource[]): Array<{ 
   return found;
 }
 
+/** The key's list and the account's list are both known and empty (ip-allowlist.ts: an empty list allows every address). */
+function allowsEveryAddress(principal: Principal): boolean {
+  const keyList = principal.allowedIps;
+  return (keyList === undefined || keyList.length === 0) && principal.accountAllowedIps?.length === 0;
+}
+
 /**
  * Identifies the caller when credentials are presented: sets `res.locals.principal`, or keeps the
  * reason it could not in `res.locals.authError` (thrown later by `requireCaller`, so an unknown
@@ -63,7 +69,8 @@ export function identifyCaller(options: {
         }
         const principal = await options.authenticator.authenticate(first.value, first.source);
         // req.ip: the socket's peer, or X-Forwarded-For through TRUST_PROXY's hops only (api/app.ts).
-        await assertAddressAllowed(options.store, principal, req.ip);
+        // Two known empty lists allow every address: nothing to read or compute, not even req.ip.
+        if (!allowsEveryAddress(principal)) await assertAddressAllowed(options.store, principal, req.ip);
         res.locals.principal = principal;
       }
     } catch (err) {

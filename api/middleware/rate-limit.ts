@@ -28,7 +28,8 @@ export function countRequest(
     });
     // Answered meanwhile (a timeout, a parser refusal): nothing more to add to it.
     if (res.headersSent) return;
-    res.set(rateLimitHeaders(decision, generation));
+    const headers = rateLimitHeaders(decision, generation);
+    for (const name in headers) res.setHeader(name, headers[name]!);
     if (!decision.allowed) {
       refused(decision.reason === 'quota' ? 'quota' : 'rate');
       throw rateLimitError(decision);

@@ -1,6 +1,35 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ServiceError } from '../../shared/errors.js';
-import { parseTraceparent, runWithTrace } from '../../shared/trace.js';
+import { parseTraceparent, runWithTrace, type CallerWatch } from '../../shared/trace.js';
+
+/**
+ * The caller of one request: its AbortController is built only when something asks for the
+ * signal (a synchronous job sent to the queue), not for every request; if the caller left
+ * before that, the signal is born aborted.
+ */
+export class ResponseCallerWatch implements CallerWatch {
+  private controller: AbortController | undefined;
+  private goneReason: ServiceError | undefined;
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.goneReason !== undefined) this.controller.abort(this.goneReason);
+    }
+    return this.controller.signal;
+  }
+
+  gone(): void {
+    this.goneReason = new ServiceError('INVALID_INPUT', { message: 'Request was aborted', details: 'the client closed the connection' });
+    this.controller?.abort(this.goneReason);
+  }
+}
+
+// 'close' also follows a completed response; only one closed before its end means the caller left.
+// One listener function for every response; 'close' is emitted once, so `on` needs no once-wrapper.
+function onClose(this: Response): void {
+  if (!this.writableFinished) this.locals.callerWatch?.gone();
+}
 
 /**
  * After requestId: the rest of the request runs inside its trace context (shared/trace.ts), so a
@@ -11,12 +40,9 @@ export function traceContext(): RequestHandler {
   return function withTraceContext(req, res, next) {
     const traceparent = parseTraceparent(req.headers.traceparent);
     if (traceparent !== undefined) res.locals.traceparent = traceparent;
-    const caller = new AbortController();
-    // 'close' also follows a completed response; only one closed before its end means the caller left.
-    res.once('close', () => {
-      if (!res.writableFinished)
-        caller.abort(new ServiceError('INVALID_INPUT', { message: 'Request was aborted', details: 'the client closed the connection' }));
-    });
-    runWithTrace({ requestId: res.locals.requestId, traceparent }, next, caller.signal);
+    const caller = new ResponseCallerWatch();
+    res.locals.callerWatch = caller;
+    res.on('close', onClose);
+    runWithTrace({ requestId: res.locals.requestId, traceparent }, next, caller);
   };
 }

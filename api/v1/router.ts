@@ -4,6 +4,7 @@ import { renderV1Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { callerGuards, routeKey } from '../http/guards.js';
 import { jsonBody } from '../http/json-body.js';
+import { inOneLayer } from '../http/one-layer.js';
 import { mountRoutes } from '../http/route-table.js';
 import { corsPreflight } from '../middleware/cors.js';
 import { rejectMalformedPath } from '../middleware/path-encoding.js';
@@ -25,8 +26,8 @@ export function createV1Router(deps: ApiDeps): Router {
   const { identify, guard } = callerGuards(deps, 'v1', (path) => (setA.has(routeKey(path)) ? 'v1a' : 'v1b'));
   const json = jsonBody({ limitBytes: deps.config.MAX_JSON_BYTES, drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES });
 
-  router.use(corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }));
-  router.use(noStore(), ...identify, rejectMalformedPath());
+  // One router layer for what every request of the generation crosses (api/http/one-layer.ts).
+  router.use(inOneLayer([corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }), noStore(), ...identify, rejectMalformedPath()]));
   mountRoutes(router, V1_ROUTES, { deps, json, guard });
   router.use(notFound(renderV1Error));
   router.use(errorHandler({ render: renderV1Error, logger: deps.logger }));

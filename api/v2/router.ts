@@ -4,6 +4,7 @@ import { renderV2Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { callerGuards } from '../http/guards.js';
 import { jsonBody } from '../http/json-body.js';
+import { inOneLayer } from '../http/one-layer.js';
 import { mountRoutes } from '../http/route-table.js';
 import { corsPreflight } from '../middleware/cors.js';
 import { rejectMalformedPath } from '../middleware/path-encoding.js';
@@ -16,8 +17,8 @@ export function createV2Router(deps: ApiDeps): Router {
   const { identify, guard } = callerGuards(deps, 'v2', () => 'v2');
   const json = jsonBody({ limitBytes: deps.config.MAX_JSON_BYTES, drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES });
 
-  router.use(corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }));
-  router.use(noStore(), ...identify, rejectMalformedPath());
+  // One router layer for what every request of the generation crosses (api/http/one-layer.ts).
+  router.use(inOneLayer([corsPreflight({ anyClientKeyAllows: deps.anyClientKeyAllows }), noStore(), ...identify, rejectMalformedPath()]));
   mountRoutes(router, V2_ROUTES, { deps, guard, json });
   router.use(notFound(renderV2Error));
   router.use(errorHandler({ render: renderV2Error, logger: deps.logger }));

@@ -21,6 +21,7 @@ import * as v2 from '../schemas/v2.js';
 import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
+import { sendJson } from '../http/send-json.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -45,7 +46,7 @@ export const V2_ROUTES: readonly Route[] = [
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
       const result = await hashInput(deps, principalOf(res), body.input);
-      res.json(hashBody(result, body.output, timingSince(started)));
+      sendJson(res, hashBody(result, body.output, timingSince(started)));
     },
     doc: { operationId: 'hashV2', summary: 'SHA-224 of data', errors: JOB_ERRORS, request: v2.HashRequest, response: v2.HashResponse },
   },
@@ -57,7 +58,7 @@ export const V2_ROUTES: readonly Route[] = [
     async handle({ deps }, req, res) {
       const body = parseWith(v2.VerifyRequest, req.body);
       const result = await verifyInput(deps, principalOf(res), body.input, body.expected);
-      res.json(verifyBody(result, body.expected));
+      sendJson(res, verifyBody(result, body.expected));
     },
     doc: {
       operationId: 'verifyV2',
@@ -76,7 +77,7 @@ export const V2_ROUTES: readonly Route[] = [
       const body = parseWith(v2.HmacRequest, req.body);
       const started = arrivalOf(res);
       const result = await hmacInput(deps, principalOf(res), body.input, body.key);
-      res.json(hmacBody(result, body.output, timingSince(started)));
+      sendJson(res, hmacBody(result, body.output, timingSince(started)));
     },
     doc: { operationId: 'hmacV2', summary: 'HMAC-SHA-224', errors: JOB_ERRORS, request: v2.HmacRequest, response: v2.HmacResponse },
   },

@@ -7,7 +7,7 @@
  * - The checksum lets a typo or a truncated paste be refused without touching the database, so a
  *   flood of garbage keys costs no queries. It is not a MAC: anyone can compute it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash as oneShotHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export const API_KEY_PREFIX = 's224_';
@@ -49,7 +49,7 @@ export function isWellFormedApiKey(s: unknown): s is string {
  * deterministic, it doubles as the lookup index.
  */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return oneShotHash('sha256', key, 'hex');
 }
 
 /** The non-secret leading characters shown in listings, e.g. "s224_AbC12xY". */

@@ -57,8 +57,15 @@ export function windowResetUnix(index: number, durationSec: number): number {
 const DAY_MS = 24 * 3600 * 1000;
 
 /** UTC day key 'YYYY-MM-DD' of the usage counters. */
+/** The last day computed: every request asks, and the answer changes once a day. */
+let cachedDay = { startMs: 0, endMs: 0, day: '' };
+
 export function utcDayOf(nowMs: number): string {
-  return new Date(nowMs).toISOString().slice(0, 10);
+  if (nowMs >= cachedDay.startMs && nowMs < cachedDay.endMs) return cachedDay.day;
+  const startMs = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  const day = new Date(nowMs).toISOString().slice(0, 10);
+  cachedDay = { startMs, endMs: startMs + DAY_MS, day };
+  return day;
 }
 
 export function nextUtcMidnightMs(nowMs: number): number {
