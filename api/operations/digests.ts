@@ -7,7 +7,7 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import { hexDigestsEqual } from '../../shared/hashing/verify.js';
 import type { BatchJob, JobResults } from '../../shared/jobs/contracts.js';
-import { resolveTimeoutMs } from '../../shared/net/fetch-and-hash.js';
+import { resolveTimeoutMs } from '../../shared/net/url-timeout.js';
 import { checkUrl, parseUrl } from '../../shared/net/url-policy.js';
 import type { ApiDeps } from '../deps.js';
 import type { Idempotency } from '../http/idempotency.js';

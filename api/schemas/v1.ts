@@ -3,7 +3,7 @@
  * validation and of the OpenAPI document. Set A names fields in camelCase, Set B in snake_case,
  * exactly as the spec's tables; v1 timestamps have second precision.
  */
-import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/fetch-and-hash.js';
+import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/url-timeout.js';
 import { checkEncoded, checkEncodedItems, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
 import { BATCH_MAX_ITEMS } from './v2.js';
 

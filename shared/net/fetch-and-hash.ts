@@ -1,10 +1,11 @@
 import type { LookupFunction } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
 import { fileTooLarge } from '../blob/byte-limit.js';
-import { ServiceError, invalidInput, isServiceError } from '../errors.js';
+import { ServiceError, isServiceError } from '../errors.js';
 import { createSha224 } from '../hashing/sha224.js';
 import { AddressDeniedError, guardedConnector } from './guarded-connect.js';
 import { checkUrl, parseUrl, urlNotAllowed } from './url-policy.js';
+import { URL_TIMEOUT_MAX_MS } from './url-timeout.js';
 
 /**
  * Fetch a caller-named URL and hash its body (`POST /v1/hash/url`, job kind `url`).
@@ -14,8 +15,6 @@ import { checkUrl, parseUrl, urlNotAllowed } from './url-policy.js';
  * enforced on the stream as it is hashed.
  */
 
-export const URL_TIMEOUT_DEFAULT_MS = 10_000;
-export const URL_TIMEOUT_MAX_MS = 60_000;
 export const URL_MAX_REDIRECTS_DEFAULT = 5;
 /** Upper bound for the maxRedirects option itself (a programming error above it). */
 const URL_MAX_REDIRECTS_LIMIT = 20;
@@ -53,23 +52,6 @@ const REQUEST_HEADERS = {
   accept: '*/*',
   'user-agent': 'sha224d-url-hash',
 };
-
-/**
- * The API's `timeout` (seconds, optional) as milliseconds: default 10 s; refuses (INVALID_INPUT,
- * field `timeout`) anything that is not a finite number in (0, 60].
- */
-export function resolveTimeoutMs(timeoutSeconds: number | undefined): number {
-  if (timeoutSeconds === undefined) return URL_TIMEOUT_DEFAULT_MS;
-  if (
-    typeof timeoutSeconds !== 'number' ||
-    !Number.isFinite(timeoutSeconds) ||
-    timeoutSeconds <= 0 ||
-    timeoutSeconds * 1000 > URL_TIMEOUT_MAX_MS
-  ) {
-    throw invalidInput('timeout', `timeout must be greater than 0 and at most ${URL_TIMEOUT_MAX_MS / 1000} seconds`);
-  }
-  return Math.ceil(timeoutSeconds * 1000);
-}
 
 interface Settings {
   timeoutMs: number;

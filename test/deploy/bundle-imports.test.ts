@@ -29,18 +29,19 @@ function packagesLoadedAtStart(entry: string): Set<string> {
 }
 
 describe('packages loaded at start', () => {
-  it('embedded mode loads no AWS SDK, no BullMQ and no Markdown renderer', () => {
+  it('embedded mode loads no AWS SDK, no BullMQ, no Markdown renderer and no URL fetcher', () => {
     const loaded = packagesLoadedAtStart('embedded.js');
     expect(loaded).toContain('express'); // the walk itself works
-    for (const lazy of ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'bullmq', 'markdown-it', 'sanitize-html'])
+    for (const lazy of ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'bullmq', 'markdown-it', 'sanitize-html', 'undici'])
       expect(loaded).not.toContain(lazy);
   });
 
-  it('a worker loads no HTTP framework, no realtime server, no SQL driver, no limiter and no AWS SDK until S3 is configured', () => {
+  it('a worker loads no HTTP framework, no realtime server, no SQL driver, no limiter, no AWS SDK until S3 is configured and no URL fetcher until a URL job', () => {
     const loaded = packagesLoadedAtStart('worker.js');
     expect(loaded).toContain('bullmq');
     const http = ['express', 'socket.io', 'ws', 'markdown-it'];
     const sqlAndLimiter = ['kysely', 'pg', 'better-sqlite3', 'rate-limiter-flexible'];
-    for (const absent of [...http, ...sqlAndLimiter, '@aws-sdk/client-s3', '@aws-sdk/lib-storage']) expect(loaded).not.toContain(absent);
+    for (const absent of [...http, ...sqlAndLimiter, '@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'undici'])
+      expect(loaded).not.toContain(absent);
   });
 });

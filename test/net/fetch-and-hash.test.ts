@@ -1,11 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  URL_TIMEOUT_DEFAULT_MS,
-  URL_TIMEOUT_MAX_MS,
-  fetchAndHash,
-  resolveTimeoutMs,
-  type FetchHashOptions,
-} from '../../shared/net/fetch-and-hash.js';
+import { fetchAndHash, type FetchHashOptions } from '../../shared/net/fetch-and-hash.js';
+import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS, resolveTimeoutMs } from '../../shared/net/url-timeout.js';
 import { BODY, expectServiceError, fakeLookup, startServer, useNetFixture } from './helpers.js';
 import { SHA224_EMPTY, sha224Bytes } from '../helpers/digests.js';
 
