@@ -1,15 +1,14 @@
 /**
- * Opens the one Kysely instance over PostgreSQL (DATABASE_URL=postgres://… or postgresql://…) or,
- * otherwise, SQLite at a file path (the driver is chosen in sqlite-driver.ts). Everything above this file is
- * engine-agnostic; the only engine test elsewhere is `isPostgres` (migrations take an advisory lock).
+ * Opens the one Kysely instance over PostgreSQL (DATABASE_URL=postgres://… or postgresql://…; the
+ * pool is built in postgres-database.ts) or, otherwise, SQLite at a file path (the driver is chosen
+ * in sqlite-driver.ts). Everything above this file is engine-agnostic; the only engine test
+ * elsewhere is `isPostgres` (migrations take an advisory lock).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { Kysely, PostgresAdapter, SqliteDialect } from 'kysely';
 import type { Config } from '../config.js';
 import { DEFAULT_PG_BOUNDS, type PgBounds } from './pg-bounds.js';
-import { createBoundedPgPool } from './pg-pool.js';
 import type { Database } from './schema.js';
 import { isSqliteBusy, openSqliteConnection, type SqliteConnection } from './sqlite-driver.js';
 
@@ -22,8 +21,6 @@ export interface OpenDatabaseOptions {
   pgBounds?: PgBounds;
 }
 
-/** PostgreSQL pool size per process; the API, workers and the CLI each open their own pool. */
-const PG_POOL_MAX = 10;
 /** How long a SQLite writer waits for another connection's write lock before SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
@@ -62,8 +59,12 @@ export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
-  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options.pgBounds ?? DEFAULT_PG_BOUNDS);
+/** Async because PostgreSQL's driver is imported only when a PostgreSQL URL asks for it (postgres-database.ts). */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely<Database>> {
+  if (isPostgresUrl(options.databaseUrl)) {
+    const { openPostgres } = await import('./postgres-database.js');
+    return openPostgres(options.databaseUrl, options.pgBounds ?? DEFAULT_PG_BOUNDS);
+  }
   // Fail loudly rather than fall back to SQLite when a URL of another engine was meant.
   if (options.databaseUrl) {
     throw new RangeError('databaseUrl: must start with postgres:// or postgresql:// (unset it to use SQLite)');
@@ -73,39 +74,6 @@ export function openDatabase(options: OpenDatabaseOptions): Kysely<Database> {
   }
   return openSqlite(options.sqlitePath);
 }
-
-function openPostgres(databaseUrl: string, bounds: PgBounds): Kysely<Database> {
-  const { pool, raw } = createBoundedPgPool({
-    connectionString: withExplicitUser(databaseUrl),
-    max: PG_POOL_MAX,
-    bounds,
-    types: { getTypeParser: pgTypeParser },
-  });
-  // An idle client that loses its connection (server restart) emits 'error' on the pool; without a
-  // listener that would crash the process. pg-pool drops that client; the next query gets a fresh one.
-  raw.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-}
-
-/**
- * Without a user in the URL, pg falls back to $PGUSER/$USER (often `root` in containers), failing
- * with a confusing "role does not exist"; name the conventional superuser explicitly instead. It is
- * set as the `user` query parameter because pg lets connection-string fields override a `user`
- * option, and a socket URL (postgres:///db?host=/run/postgresql) has no authority to put it in.
- */
-function withExplicitUser(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  if (url.username !== '' || url.searchParams.has('user')) return databaseUrl;
-  url.searchParams.set('user', 'postgres');
-  return url.toString();
-}
-
-// Per-pool parsers, not pg.types.setTypeParser: a process-wide change would alter every other pg
-// user in the process. int8 → number is exact for epoch milliseconds and our counters (< 2^53).
-const pgTypeParser: pg.CustomTypesConfig['getTypeParser'] = (oid, format) =>
-  oid === pg.types.builtins.INT8 && format !== 'binary'
-    ? (value: string) => Number(value)
-    : (pg.types.getTypeParser(oid, format) as (value: string) => unknown);
 
 /**
  * Switch to WAL. SQLite does not always call the busy handler for a journal-mode change, so

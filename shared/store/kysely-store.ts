@@ -32,7 +32,7 @@ const USAGE_SCOPES: readonly UsageScope[] = ['production', 'sandbox'];
 
 /** Opens the database, applies pending migrations and returns the store. */
 export async function createStore(options: OpenDatabaseOptions): Promise<KyselyAccountStore> {
-  const db = openDatabase(options);
+  const db = await openDatabase(options);
   try {
     await migrateToLatest(db);
   } catch (err) {

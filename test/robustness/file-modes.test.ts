@@ -19,7 +19,7 @@ describe('file modes of embedded mode', () => {
   it('SQLite: its directory 0700, the database and its WAL files 0600', async () => {
     const dir = path.join(root, 'data');
     const file = path.join(dir, 'sha224d.sqlite');
-    const db = openDatabase({ sqlitePath: file });
+    const db = await openDatabase({ sqlitePath: file });
     try {
       await db.schema.createTable('t').addColumn('x', 'integer').execute();
       expect(mode(dir)).toBe(0o700);

@@ -44,7 +44,7 @@ async function tablesIn(schema: string): Promise<string[]> {
 describe('migrations on PostgreSQL', () => {
   it('four concurrent migrations on a fresh schema: all succeed, each migration applied exactly once', async () => {
     const t = await fresh('postgres');
-    const dbs = Array.from({ length: 4 }, () => openDatabase(t.options));
+    const dbs = await Promise.all(Array.from({ length: 4 }, () => openDatabase(t.options)));
     try {
       const applied = await Promise.all(dbs.map((db) => migrateToLatest(db)));
       expect(applied.flat().sort()).toEqual(ALL);
@@ -87,7 +87,7 @@ describe('migrations on PostgreSQL', () => {
     const t = await fresh('postgres');
     // Statements are bounded at 300 ms here; the lock is held for 1.2 s by another session.
     const bounds = { connectTimeoutMs: 2000, statementTimeoutMs: 300, queryTimeoutMs: 400, idleInTransactionTimeoutMs: 5000 };
-    const db = openDatabase({ ...t.options, pgBounds: bounds });
+    const db = await openDatabase({ ...t.options, pgBounds: bounds });
     try {
       const applied = await withPgClient(async (holder) => {
         await holder.query(`set search_path to ${t.schema}`);
@@ -107,7 +107,7 @@ describe('migrations on PostgreSQL', () => {
     const a = await fresh('postgres');
     const b = await fresh('postgres');
     for (const t of [a, b]) {
-      const db = openDatabase(t.options);
+      const db = await openDatabase(t.options);
       try {
         expect(await migrateToLatest(db)).toEqual(ALL);
       } finally {
@@ -117,7 +117,7 @@ describe('migrations on PostgreSQL', () => {
   });
 
   it('fails with a clear message when the search_path schema does not exist', async () => {
-    const db = openDatabase({
+    const db = await openDatabase({
       databaseUrl: pgUrlForSchema('t_missing_schema'),
       sqlitePath: 'unused',
     });
@@ -136,7 +136,7 @@ describe('migrations on SQLite', () => {
     const file = path.join(dir, 'nested', 'db.sqlite');
     const outputs = await runConcurrently(4, file);
     for (const o of outputs) expect(JSON.parse(o.stdout)).toEqual({ again: [] });
-    const db = openDatabase({ sqlitePath: file });
+    const db = await openDatabase({ sqlitePath: file });
     try {
       const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
       expect(rows.rows.map((r) => r.name)).toEqual(ALL);
@@ -148,12 +148,12 @@ describe('migrations on SQLite', () => {
 });
 
 describe('openDatabase', () => {
-  it('refuses a URL of another engine instead of silently using SQLite', () => {
-    expect(() => openDatabase({ databaseUrl: 'mysql://root@localhost/db', sqlitePath: '/tmp/x.sqlite' })).toThrow(/postgres:\/\//);
+  it('refuses a URL of another engine instead of silently using SQLite', async () => {
+    await expect(openDatabase({ databaseUrl: 'mysql://root@localhost/db', sqlitePath: '/tmp/x.sqlite' })).rejects.toThrow(/postgres:\/\//);
   });
 
   it('reads bigint columns as numbers on PostgreSQL, and connects without a user in the URL', async () => {
-    const db = openDatabase({ databaseUrl: 'postgres://127.0.0.1:5432/test', sqlitePath: 'unused' });
+    const db = await openDatabase({ databaseUrl: 'postgres://127.0.0.1:5432/test', sqlitePath: 'unused' });
     try {
       const { rows } = await sql<{ big: unknown; who: string }>`
         select 9007199254740991::bigint as big, current_user as who`.execute(db);
