@@ -8,7 +8,7 @@ import { onShutdown } from '../shared/shutdown.js';
 import { composeApi } from './compose.js';
 import type { ApiDeps, ApiEngines } from './deps.js';
 import { probeDependencies } from './readiness.js';
-import { attachRealtime, type Realtime, type RealtimeOptions } from './realtime/index.js';
+import { attachRealtime, loadRealtimeEngines, type Realtime, type RealtimeOptions } from './realtime/index.js';
 import { edgeOptions, serve, type Listeners } from './server.js';
 
 /** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
@@ -70,12 +70,14 @@ function registerNodeCollectors(deps: ApiDeps, realtime: Realtime | undefined): 
 export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions = {}): Promise<ApiNode> {
   const { config, logger } = engines;
   const catalog = openPlanCatalog(config);
-  const limits = openLimiter(config, engines.store, catalog, logger, engines.metrics);
+  const limits = await openLimiter(config, engines.store, catalog, logger, engines.metrics);
   // Listen once the counters can answer: a request in the first instants would otherwise get 503.
   await limits.ready.catch((err: unknown) =>
     logger.warn({ err }, 'rate-limit counters unreachable at start; requests get 503 until they return'),
   );
   const { app, deps } = composeApi(engines, { limiter: limits.limiter, catalog });
+  // Loaded before listening, so realtime attaches in the same turn the listeners open.
+  const realtimeEngines = options.realtime === false ? undefined : await loadRealtimeEngines(config, logger);
   const tls =
     options.tls ??
     (config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined);
@@ -90,9 +92,9 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
     redirectPort: config.HTTP_REDIRECT_PORT,
   });
   const realtime =
-    options.realtime === false
+    realtimeEngines === undefined
       ? undefined
-      : await attachRealtime(listeners, deps, {
+      : await attachRealtime(listeners, deps, realtimeEngines, {
           pingIntervalMs: config.WS_PING_INTERVAL_MS,
           maxMessageBytes: config.WS_MAX_MESSAGE_BYTES,
           maxInFlight: config.WS_MAX_IN_FLIGHT,

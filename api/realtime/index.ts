@@ -7,12 +7,13 @@ import type { Duplex } from 'node:stream';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
 import type { Listeners } from '../server.js';
-import { MemoryConnectionRegistry, RedisConnectionRegistry, type ConnectionRegistry } from './connection-limit.js';
+import type { RealtimeEngines } from './engines.js';
 import { resolveRealtimeOptions, type RealtimeOptions } from './options.js';
 import { createSocketIoEndpoint, SOCKET_IO_PATH } from './socketio.js';
 import { createWebSocketEndpoint, refuseUpgrade, WS_PATH, type WebSocketStats } from './websocket.js';
 
 export type { RealtimeOptions } from './options.js';
+export { loadRealtimeEngines, type RealtimeEngines } from './engines.js';
 
 export interface Realtime {
   /** /v2/ws counters (tests, metrics). */
@@ -25,35 +26,34 @@ export interface Realtime {
 
 /**
  * Attach /v2/ws and socket.io to the main listener. The sandbox listener gets neither: it serves
- * /v1 only (SPEC "Versioning").
+ * /v1 only (SPEC "Versioning"). `engines` come from loadRealtimeEngines, loaded before the
+ * listeners open so that attaching takes no wait: no upgrade meets a server without its handler.
  */
 export function attachRealtime(
   listeners: Pick<Listeners, 'main'>,
   deps: ApiDeps,
+  engines: RealtimeEngines,
   overrides: Partial<RealtimeOptions> = {},
 ): Promise<Realtime> {
   try {
-    return Promise.resolve(attach(listeners, deps, overrides));
+    return Promise.resolve(attach(listeners, deps, engines, overrides));
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
 }
 
-function attach(listeners: Pick<Listeners, 'main'>, deps: ApiDeps, overrides: Partial<RealtimeOptions>): Realtime {
+function attach(
+  listeners: Pick<Listeners, 'main'>,
+  deps: ApiDeps,
+  engines: RealtimeEngines,
+  overrides: Partial<RealtimeOptions>,
+): Realtime {
   const options = resolveRealtimeOptions(overrides);
   const server = listeners.main.server;
-  const registry: ConnectionRegistry = deps.config.REDIS_URL
-    ? new RedisConnectionRegistry({
-        url: deps.config.REDIS_URL,
-        namespace: deps.config.QUEUE_PREFIX,
-        heartbeatMs: options.connectionHeartbeatMs,
-        staleMs: options.connectionStaleMs,
-        logger: deps.logger,
-      })
-    : new MemoryConnectionRegistry();
+  const registry = engines.connectionRegistry(options);
 
   const ws = createWebSocketEndpoint(deps, registry, options);
-  const io = createSocketIoEndpoint(server, deps, registry, options);
+  const io = createSocketIoEndpoint(server, deps, registry, options, engines.socketIoAdapter());
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = (req.url ?? '/').split('?', 1)[0];

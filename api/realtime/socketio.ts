@@ -8,15 +8,12 @@
  * - `subscribe` event with a job id: acknowledged, then one `job` event with the GET /v2/jobs/{id}
  *   body when the job completes or fails (job-pushes.ts).
  *
- * Distributed mode installs the Redis adapter, so broadcasts and fetchSockets() span API nodes.
+ * Distributed mode installs the Redis adapter (socketio-redis-adapter.ts), so broadcasts and
+ * fetchSockets() span API nodes.
  */
 import type { Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
-import { Server, type ExtendedError } from 'socket.io';
-import type { Redis } from 'ioredis';
+import { Server, type ExtendedError, type ServerOptions } from 'socket.io';
 import { ServiceError } from '../../shared/errors.js';
-import { namespacedRedisKey, SOCKET_IO_REDIS_CHANNEL } from '../../shared/naming.js';
-import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js';
 import type { ApiDeps } from '../deps.js';
 import { renderV2Error } from '../http/envelopes.js';
 import { toServiceError } from '../http/error-handler.js';
@@ -59,30 +56,24 @@ function splitArgs(args: unknown[]): { payload: unknown; ack: ((reply: Reply) =>
   return { payload: ack && args.length === 1 ? undefined : args[0], ack };
 }
 
-/**
- * The Redis publisher: its `publish` never rejects. The adapter does not handle a rejected publish,
- * and a fail-fast connection rejects while Redis is away; a lost broadcast is the adapter's normal
- * at-most-once behaviour, an unhandled rejection would stop the process.
- */
-function safePublisher(redis: Redis, deps: Pick<ApiDeps, 'logger'>): Redis {
-  // Bound before it is replaced below.
-  const publish: (channel: string, message: string | Buffer) => Promise<number> = redis.publish.bind(redis);
-  const safe = (channel: string, message: string | Buffer): Promise<number> =>
-    publish(channel, message).catch((err: unknown) => {
-      deps.logger.debug({ err }, 'socket.io adapter publish failed');
-      return 0;
-    });
-  Object.assign(redis, { publish: safe });
-  return redis;
+/** A socket.io adapter and the connections under it (socketio-redis-adapter.ts in distributed mode). */
+export interface SocketIoAdapter {
+  factory: NonNullable<ServerOptions['adapter']>;
+  close(): Promise<void>;
 }
 
+/**
+ * `adapter`: socket.io's in-memory adapter when undefined (one node); distributed mode passes the
+ * Redis one (engines.ts).
+ */
 export function createSocketIoEndpoint(
   httpServer: HttpServer,
   deps: ApiDeps,
   registry: ConnectionRegistry,
   options: RealtimeOptions,
+  adapter?: SocketIoAdapter,
 ): SocketIoEndpoint {
-  const { logger, config } = deps;
+  const { logger } = deps;
   let closing: Promise<void> | undefined;
   const io = new Server<LooseEvents, LooseEvents, LooseEvents, SocketData>(httpServer, {
     path: SOCKET_IO_PATH,
@@ -105,14 +96,7 @@ export function createSocketIoEndpoint(
     },
   });
 
-  let redis: { pub: Redis; sub: Redis } | undefined;
-  if (config.REDIS_URL) {
-    redis = {
-      pub: safePublisher(createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:socket.io-pub' }), deps),
-      sub: createRedis(config.REDIS_URL, 'subscriber', { logger, connectionName: 'sha224d:socket.io-sub' }),
-    };
-    io.adapter(createAdapter(redis.pub, redis.sub, { key: namespacedRedisKey(config.QUEUE_PREFIX, SOCKET_IO_REDIS_CHANNEL) }));
-  }
+  if (adapter) io.adapter(adapter.factory);
 
   // The main namespace serves nothing: say where to go rather than accept a silent connection.
   io.use((_socket, next) =>
@@ -186,7 +170,7 @@ export function createSocketIoEndpoint(
     // Not io.close(): it would also close the HTTP server, which the listeners close gracefully.
     io.engine.close();
     await Promise.resolve(nsp.adapter.close());
-    if (redis) await Promise.all([closeRedis(redis.pub), closeRedis(redis.sub)]);
+    await adapter?.close();
   }
 
   return {

@@ -36,6 +36,17 @@ describe('packages loaded at start', () => {
       expect(loaded).not.toContain(lazy);
   });
 
+  it('embedded mode loads no engine of distributed mode: no Redis client, no PostgreSQL driver, no socket.io Redis adapter', () => {
+    const loaded = packagesLoadedAtStart('embedded.js');
+    expect(loaded).toContain('socket.io'); // the walk reaches the realtime code that would import the adapter
+    for (const distributedOnly of ['ioredis', 'pg', '@socket.io/redis-adapter', 'bullmq']) expect(loaded).not.toContain(distributedOnly);
+  });
+
+  it('the distributed API role still loads its engines: the Redis client and BullMQ at start', () => {
+    const loaded = packagesLoadedAtStart('api.js');
+    for (const engine of ['ioredis', 'bullmq']) expect(loaded).toContain(engine);
+  });
+
   it('a worker loads no HTTP framework, no realtime server, no SQL driver, no limiter, no AWS SDK until S3 is configured and no URL fetcher until a URL job', () => {
     const loaded = packagesLoadedAtStart('worker.js');
     expect(loaded).toContain('bullmq');

@@ -2,7 +2,8 @@
 import { Redis } from 'ioredis';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryConnectionRegistry, RedisConnectionRegistry, type ConnectionRegistry } from '../../api/realtime/connection-limit.js';
+import { MemoryConnectionRegistry, type ConnectionRegistry } from '../../api/realtime/connection-limit.js';
+import { RedisConnectionRegistry } from '../../api/realtime/redis-connection-registry.js';
 import { resolveRealtimeOptions } from '../../api/realtime/options.js';
 import { createLogger } from '../../shared/log.js';
 import { namespacedRedisKey, wsConnectionsRedisKey } from '../../shared/naming.js';
