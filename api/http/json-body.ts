@@ -103,9 +103,33 @@ export function jsonBody(options: JsonBodyOptions): RequestHandler {
     next();
   };
 
+  /**
+   * Once the chunk being parsed has been pushed: a handler chain that awaited nothing runs while
+   * Node's HTTP parser is still inside the chunk that held the headers, before it pushes the body
+   * bytes that followed them in that chunk. process.nextTick runs after the parser returns.
+   */
+  const afterParse = (req: Request, res: Response, next: NextFunction): void => {
+    if (!arrivedWhole(req)) {
+      readStreamed(req, res, next).then(undefined, next);
+      return;
+    }
+    try {
+      readBuffered(req, res);
+    } catch (err) {
+      return next(err);
+    }
+    next();
+  };
+
   return function readJsonBody(req, res, next) {
-    if (!arrivedWhole(req)) return readStreamed(req, res, next);
-    readBuffered(req, res);
-    return next();
+    if (arrivedWhole(req)) {
+      readBuffered(req, res);
+      return next();
+    }
+    if (req.readableFlowing === null && req.readableLength === 0 && !req.complete) {
+      process.nextTick(afterParse, req, res, next);
+      return;
+    }
+    return readStreamed(req, res, next);
   };
 }

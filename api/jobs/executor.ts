@@ -33,11 +33,36 @@ export class JobExecutor {
     inputBytes?: number,
     waitMs = 0,
   ): Promise<JobResults[K]> {
-    if (inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind)) {
-      // K is narrowed to a memory kind at run time; TypeScript cannot carry that to the payload type.
-      const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => JobResults[K];
-      return Promise.resolve(this.inline(kind, () => compute(kind, payload)));
-    }
+    if (this.computesInline(kind, inputBytes)) return Promise.resolve(this.computeInline(kind, payload));
+    return this.queued(kind, payload, principal, waitMs);
+  }
+
+  /**
+   * As `run`, but a job computed on this node is answered in this turn, not through a promise
+   * (and throws as `run` would reject): the small hashes, verifications and HMACs are most
+   * requests, and each promise and microtask on their path is paid per request.
+   */
+  runNow<K extends JobKind>(
+    kind: K,
+    payload: JobPayloads[K],
+    principal: Principal,
+    inputBytes?: number,
+  ): JobResults[K] | Promise<JobResults[K]> {
+    if (this.computesInline(kind, inputBytes)) return this.computeInline(kind, payload);
+    return this.queued(kind, payload, principal, 0);
+  }
+
+  private computesInline(kind: JobKind, inputBytes: number | undefined): boolean {
+    return inputBytes !== undefined && inputBytes <= this.options.inlineMaxBytes && isMemoryKind(kind);
+  }
+
+  private computeInline<K extends JobKind>(kind: K, payload: JobPayloads[K]): JobResults[K] {
+    // K is a memory kind here (computesInline); TypeScript cannot carry that to the payload type.
+    const compute = computeMemoryJob as (k: MemoryKind, p: unknown) => JobResults[K];
+    return this.inline(kind, () => compute(kind as MemoryKind, payload));
+  }
+
+  private queued<K extends JobKind>(kind: K, payload: JobPayloads[K], principal: Principal, waitMs: number): Promise<JobResults[K]> {
     // A caller that hangs up takes its job with it, if no worker has taken it yet (RunOptions.signal).
     return this.options.queue.run(kind, payload, {
       accountId: principal.accountId,

@@ -17,9 +17,11 @@ const ACCEPTED: Record<'v1' | 'v2', readonly CredentialSource[]> = {
 };
 
 type Req = Parameters<RequestHandler>[0];
+type Res = Parameters<RequestHandler>[1];
+type Credential = { value: string; source: CredentialSource };
 
-function credentialsOf(req: Req, sources: readonly CredentialSource[]): Array<{ value: string; source: CredentialSource }> {
-  const found: Array<{ value: string; source: CredentialSource }> = [];
+function credentialsOf(req: Req, sources: readonly CredentialSource[]): Credential[] {
+  const found: Credential[] = [];
   for (const source of sources) {
     if (source === 'x-api-key') {
       const value = req.headers['x-api-key'];
@@ -59,24 +61,40 @@ export function identifyCaller(options: {
   store: Pick<AccountStore, 'getAccount'>;
 }): RequestHandler {
   const sources = ACCEPTED[options.generation];
-  return async function identify(req, res, next) {
+  const { authenticator } = options;
+  async function identifySlowly(req: Req, res: Res, credential: Credential, next: () => void): Promise<void> {
     try {
-      const credentials = credentialsOf(req, sources);
-      const first = credentials[0];
-      if (first) {
-        if (credentials.some((c) => c.value !== first.value)) {
-          throw new ServiceError('UNAUTHORIZED', { details: 'conflicting credentials presented' });
-        }
-        const principal = await options.authenticator.authenticate(first.value, first.source);
-        // req.ip: the socket's peer, or X-Forwarded-For through TRUST_PROXY's hops only (api/app.ts).
-        // Two known empty lists allow every address: nothing to read or compute, not even req.ip.
-        if (!allowsEveryAddress(principal)) await assertAddressAllowed(options.store, principal, req.ip);
-        res.locals.principal = principal;
-      }
+      const principal = await authenticator.authenticate(credential.value, credential.source);
+      // req.ip: the socket's peer, or X-Forwarded-For through TRUST_PROXY's hops only (api/app.ts).
+      // Two known empty lists allow every address: nothing to read or compute, not even req.ip.
+      if (!allowsEveryAddress(principal)) await assertAddressAllowed(options.store, principal, req.ip);
+      res.locals.principal = principal;
     } catch (err) {
       res.locals.authError = err;
     }
     next();
+  }
+  return function identify(req, res, next) {
+    let first: Credential | undefined;
+    try {
+      const credentials = credentialsOf(req, sources);
+      first = credentials[0];
+      if (first && credentials.some((c) => c.value !== first!.value)) {
+        throw new ServiceError('UNAUTHORIZED', { details: 'conflicting credentials presented' });
+      }
+    } catch (err) {
+      res.locals.authError = err;
+      return next();
+    }
+    if (!first) return next();
+    // A cached key whose lists allow every address is answered in this turn: most requests are
+    // such, and an await per request costs a microtask and its promises.
+    const known = authenticator.known?.(first.value, first.source);
+    if (known !== undefined && allowsEveryAddress(known)) {
+      res.locals.principal = known;
+      return next();
+    }
+    return identifySlowly(req, res, first, next);
   };
 }
 

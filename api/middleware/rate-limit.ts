@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { usageCredential } from '../../shared/auth/principal.js';
 import { rateLimitError, rateLimitHeaders } from '../../shared/limits/headers.js';
-import type { Generation, RequestLimiter } from '../../shared/limits/limiter.js';
+import type { Generation, LimitDecision, LimitRequest, RequestLimiter } from '../../shared/limits/limiter.js';
 
 /**
  * Count an identified caller's request against its account's rate window and daily quota
@@ -14,26 +14,32 @@ export function countRequest(
   limitClassOf: (path: string) => Generation,
   refused: (reason: 'rate' | 'quota') => void = () => undefined,
 ): RequestHandler {
-  return async function limitRequest(req, res, next) {
+  return function limitRequest(req, res, next) {
     const principal = res.locals.principal;
     if (!principal) return next();
     const generation = limitClassOf(req.path);
-    const decision = await limiter.consume({
+    const request: LimitRequest = {
       accountId: principal.accountId,
       plan: principal.plan,
       keyType: principal.keyType,
       generation,
       sandbox: res.locals.sandbox === true,
       credential: usageCredential(principal),
-    });
-    // Answered meanwhile (a timeout, a parser refusal): nothing more to add to it.
-    if (res.headersSent) return;
-    const headers = rateLimitHeaders(decision, generation);
-    for (const name in headers) res.setHeader(name, headers[name]!);
-    if (!decision.allowed) {
-      refused(decision.reason === 'quota' ? 'quota' : 'rate');
-      throw rateLimitError(decision);
-    }
-    next();
+    };
+    const answer = (decision: LimitDecision): void => {
+      // Answered meanwhile (a timeout, a parser refusal): nothing more to add to it.
+      if (res.headersSent) return;
+      const headers = rateLimitHeaders(decision, generation);
+      for (const name in headers) res.setHeader(name, headers[name]!);
+      if (!decision.allowed) {
+        refused(decision.reason === 'quota' ? 'quota' : 'rate');
+        throw rateLimitError(decision);
+      }
+      next();
+    };
+    // Plans with nothing to count remotely are decided in this turn, without a promise (limiter.ts consumeSync).
+    const decided = limiter.consumeSync?.(request);
+    if (decided !== undefined) return answer(decided);
+    return limiter.consume(request).then(answer);
   };
 }

@@ -20,18 +20,21 @@ export interface CheckedBatch extends BatchJob {
   bytes: number;
 }
 
-export function hashInput(deps: Executor, principal: Principal, input: EncodedInput): Promise<JobResults['hash']> {
-  return deps.executor.run('hash', { data: input.data, encoding: input.encoding }, principal, input.bytes);
+/** Answered in this turn when computed on this node (JobExecutor.runNow); a promise when queued. */
+type Soon<T> = T | Promise<T>;
+
+export function hashInput(deps: Executor, principal: Principal, input: EncodedInput): Soon<JobResults['hash']> {
+  return deps.executor.runNow('hash', { data: input.data, encoding: input.encoding }, principal, input.bytes);
 }
 
 /** `expected`: the caller's hex digest, compared in constant time by the job. */
-export function verifyInput(deps: Executor, principal: Principal, input: EncodedInput, expected: string): Promise<JobResults['verify']> {
-  return deps.executor.run('verify', { data: input.data, encoding: input.encoding, expected }, principal, input.bytes);
+export function verifyInput(deps: Executor, principal: Principal, input: EncodedInput, expected: string): Soon<JobResults['verify']> {
+  return deps.executor.runNow('verify', { data: input.data, encoding: input.encoding, expected }, principal, input.bytes);
 }
 
-export function hmacInput(deps: Executor, principal: Principal, input: EncodedInput, key: EncodedInput): Promise<JobResults['hmac']> {
+export function hmacInput(deps: Executor, principal: Principal, input: EncodedInput, key: EncodedInput): Soon<JobResults['hmac']> {
   const payload = { data: input.data, encoding: input.encoding, key: key.data, keyEncoding: key.encoding };
-  return deps.executor.run('hmac', payload, principal, input.bytes + key.bytes);
+  return deps.executor.runNow('hmac', payload, principal, input.bytes + key.bytes);
 }
 
 export function hashBatch(deps: Executor, principal: Principal, batch: CheckedBatch): Promise<JobResults['batch']> {

@@ -36,17 +36,23 @@ const asyncJobsNotForClientKeys: RequestHandler = function asyncNotForClientKeys
 /** When the request began: authenticating, reading and parsing are part of the work (a 1000-item batch spends most of its time there). */
 const arrivalOf = (res: Response): number => res.locals.receivedAtMs ?? performance.now();
 
+/** `answer` with a result computed in this turn, or once the queued job's promise settles. */
+function settle<T>(result: T | Promise<T>, answer: (value: T) => void): void | Promise<void> {
+  return result instanceof Promise ? result.then(answer) : answer(result);
+}
+
 export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash',
     permission: 'hash',
     jsonBody: true,
-    async handle({ deps }, req, res) {
+    handle({ deps }, req, res) {
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
-      const result = await hashInput(deps, principalOf(res), body.input);
-      sendJson(res, hashBody(result, body.output, timingSince(started)));
+      return settle(hashInput(deps, principalOf(res), body.input), (result) =>
+        sendJson(res, hashBody(result, body.output, timingSince(started))),
+      );
     },
     doc: { operationId: 'hashV2', summary: 'SHA-224 of data', errors: JOB_ERRORS, request: v2.HashRequest, response: v2.HashResponse },
   },
@@ -55,10 +61,11 @@ export const V2_ROUTES: readonly Route[] = [
     path: '/verify',
     permission: 'verify',
     jsonBody: true,
-    async handle({ deps }, req, res) {
+    handle({ deps }, req, res) {
       const body = parseWith(v2.VerifyRequest, req.body);
-      const result = await verifyInput(deps, principalOf(res), body.input, body.expected);
-      sendJson(res, verifyBody(result, body.expected));
+      return settle(verifyInput(deps, principalOf(res), body.input, body.expected), (result) =>
+        sendJson(res, verifyBody(result, body.expected)),
+      );
     },
     doc: {
       operationId: 'verifyV2',
@@ -73,11 +80,12 @@ export const V2_ROUTES: readonly Route[] = [
     path: '/hmac',
     permission: 'hash',
     jsonBody: true,
-    async handle({ deps }, req, res) {
+    handle({ deps }, req, res) {
       const body = parseWith(v2.HmacRequest, req.body);
       const started = arrivalOf(res);
-      const result = await hmacInput(deps, principalOf(res), body.input, body.key);
-      sendJson(res, hmacBody(result, body.output, timingSince(started)));
+      return settle(hmacInput(deps, principalOf(res), body.input, body.key), (result) =>
+        sendJson(res, hmacBody(result, body.output, timingSince(started))),
+      );
     },
     doc: { operationId: 'hmacV2', summary: 'HMAC-SHA-224', errors: JOB_ERRORS, request: v2.HmacRequest, response: v2.HmacResponse },
   },

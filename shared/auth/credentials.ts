@@ -1,4 +1,4 @@
-import { authenticateApiKey } from '../keys/api-keys.js';
+import { authenticateApiKey, cachedApiKey } from '../keys/api-keys.js';
 import type { AccountStore } from '../store/types.js';
 import type { Authenticator, CredentialSource } from './authenticator.js';
 import type { Principal } from './principal.js';
@@ -18,9 +18,14 @@ export interface TokenVerifier {
  */
 export function createAuthenticator(options: { store: AccountStore; bearerVerifiers?: TokenVerifier[] }): Authenticator {
   const verifiers = options.bearerVerifiers ?? [];
+  const verifiedByToken = (credential: string, source: CredentialSource): boolean =>
+    source === 'bearer' && verifiers.length > 0 && !credential.startsWith('s224_');
   return {
+    known(credential: string, source: CredentialSource): Principal | undefined {
+      return verifiedByToken(credential, source) ? undefined : cachedApiKey(options.store, credential);
+    },
     async authenticate(credential: string, source: CredentialSource): Promise<Principal> {
-      if (source === 'bearer' && verifiers.length > 0 && !credential.startsWith('s224_')) {
+      if (verifiedByToken(credential, source)) {
         let lastError: unknown;
         for (const verifier of verifiers) {
           try {

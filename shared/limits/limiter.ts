@@ -180,7 +180,36 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
     return rateWindowRedisKey(base, scope, rule.bucket, accountId, index);
   }
 
+  /**
+   * The decision for a request that needs no counter operation (no rate rule and no daily quota
+   * for its plan and key type): the day's count is batched, so nothing is awaited. Undefined when
+   * the request needs the counters; then `consume` decides.
+   */
+  function consumeSync(req: LimitRequest): LimitDecision | undefined {
+    if (catalog.plans[req.plan].dailyQuota !== null || rateRule(catalog, req.plan, req.keyType, req.generation)) return undefined;
+    const at = now();
+    const scope: UsageScope = req.sandbox ? 'sandbox' : 'production';
+    const day = utcDayOf(at);
+    assertReachable();
+    batch.add(quotaDayRedisKey(base, scope, req.accountId, day), req.accountId, day, scope);
+    countAccepted(req, day, scope);
+    const resetAtUnix = nextUtcMidnightMs(at) / 1000;
+    return { allowed: true, window: 'none', limit: NO_LIMIT, remaining: NO_LIMIT, resetAtUnix, retryAfterSeconds: 0 };
+  }
+
+  function countAccepted(req: LimitRequest, day: string, scope: UsageScope): void {
+    buffer.add(
+      req.accountId,
+      day,
+      scope,
+      1,
+      req.credential === undefined ? undefined : { credential: req.credential, generation: req.generation },
+    );
+  }
+
   async function consume(req: LimitRequest): Promise<LimitDecision> {
+    const decided = consumeSync(req);
+    if (decided !== undefined) return decided;
     const budget = callBudget();
     try {
       return await consumeWithin(budget, req);
@@ -234,13 +263,7 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
       }
       daily = { window: 'day', limit: quota, remaining: quota - taken.used, resetAtUnix: dayResetUnix };
     }
-    buffer.add(
-      req.accountId,
-      day,
-      scope,
-      1,
-      req.credential === undefined ? undefined : { credential: req.credential, generation: req.generation },
-    );
+    countAccepted(req, day, scope);
 
     const binding = pickBinding(rate, daily) ?? { window: 'none', limit: NO_LIMIT, remaining: NO_LIMIT, resetAtUnix: dayResetUnix };
     return {
@@ -350,6 +373,7 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
   let closing: Promise<void> | undefined;
   return {
     consume,
+    consumeSync,
     usage,
     flush: flushAll,
     close() {

@@ -80,6 +80,11 @@ export interface RequestLimiter {
    * Throws ServiceError('SERVICE_UNAVAILABLE') when the counters cannot be reached.
    */
   consume(req: LimitRequest): Promise<LimitDecision>;
+  /**
+   * `consume`'s decision when it needs no counter operation (nothing to wait for); undefined when
+   * it does, and then `consume` must be called instead. Throws as `consume` rejects.
+   */
+  consumeSync?(req: LimitRequest): LimitDecision | undefined;
   usage(accountId: string, plan: Plan, sandbox: boolean, keyType?: KeyType): Promise<UsageSnapshot>;
   /**
    * Write counts accepted so far to the store (usage_daily), and the batched day counts of plans

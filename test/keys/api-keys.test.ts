@@ -5,6 +5,7 @@ import { bootstrapAdmin } from '../../deploy/admin/bootstrap.js';
 import { ERROR_CATALOG, ServiceError } from '../../shared/errors.js';
 import {
   authenticateApiKey,
+  cachedApiKey,
   CACHE_TTL_MS,
   clearApiKeyCache,
   createApiKey,
@@ -109,6 +110,19 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
     expect(err.code).toBe('EXPIRED_KEY');
     expect(err.status).toBe(401);
     expect(err.message).toBe(ERROR_CATALOG.EXPIRED_KEY.message);
+  });
+
+  it('cachedApiKey answers only a fresh, unexpired cached key, with the principal authenticateApiKey gives', async () => {
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + 60_000);
+    const { secret } = await createApiKey(store, { accountId, type: 'production', description: 'cached', expiresAt });
+    clearApiKeyCache(store);
+    expect(cachedApiKey(store, secret, now.getTime())).toBeUndefined();
+    expect(cachedApiKey(store, 'not a key', now.getTime())).toBeUndefined();
+    const principal = await authenticateApiKey(store, secret, now);
+    expect(cachedApiKey(store, secret, now.getTime())).toEqual(principal);
+    expect(cachedApiKey(store, secret, now.getTime() + CACHE_TTL_MS)).toBeUndefined();
+    expect(cachedApiKey(store, secret, expiresAt.getTime())).toBeUndefined();
   });
 
   it('refuses malformed keys without a single store call', async () => {

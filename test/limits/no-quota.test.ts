@@ -111,6 +111,18 @@ describe('plans without a daily quota', () => {
     }
   });
 
+  it('are decided by consumeSync with the decision and the count consume gives; plans with a quota are left to consume', async () => {
+    const {
+      nodes: [node],
+    } = nodes([redisA]);
+    const sync = node!.consumeSync!(req());
+    const viaPromise = await node!.consume(req());
+    expect(sync).toEqual(viaPromise);
+    expect(sync).toMatchObject({ allowed: true, window: 'none', limit: -1, remaining: -1, retryAfterSeconds: 0 });
+    expect(node!.consumeSync!(req({ plan: 'free' }))).toBeUndefined();
+    expect((await node!.usage('acct-1', 'enterprise', false)).used).toBe(2);
+  });
+
   it('keep /v1/usage exact across two API nodes after a flush, and on the serving node at once', async () => {
     const {
       nodes: [a, b],
