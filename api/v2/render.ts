@@ -43,7 +43,11 @@ export function hmacBody(result: JobResults['hmac'], output: OutputFormat, t: Ti
 }
 
 export function batchBody(result: JobResults['batch'], output: OutputFormat, t: Timing): Body<typeof v2.BatchResponse> {
-  const results = result.results.map((item) => ({ id: item.id, hash: encoded(item.digest, output).hash }));
+  // Results hold hex digests, so hex output (the default) needs no re-encoding per item.
+  const results =
+    output === 'hex'
+      ? result.results.map((item) => ({ id: item.id, hash: item.digest }))
+      : result.results.map((item) => ({ id: item.id, hash: encoded(item.digest, output).hash }));
   return {
     success: true as const,
     results,
