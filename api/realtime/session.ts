@@ -13,6 +13,7 @@ import { toServiceError } from '../http/error-handler.js';
 import { parseWith } from '../http/validate.js';
 import { hashInput } from '../operations/digests.js';
 import { MAX_REQUEST_ID_LENGTH, SocketHashMessage, WS_ACTIONS, WsHashMessage } from '../schemas/ws.js';
+import { checkWsHashFast } from '../schemas/ws-fast.js';
 import { hashBody, timingSince } from '../v2/render.js';
 import type { RealtimeOptions } from './options.js';
 
@@ -119,7 +120,9 @@ export class HashSession {
         typeof action === 'string' ? `Unknown action ${JSON.stringify(action.slice(0, 64))}` : 'The action parameter is required';
       throw new ServiceError('INVALID_INPUT', { message: `${shown}; supported: ${WS_ACTIONS.join(', ')}`, details: 'field: action' });
     }
-    const message = parseWith(this.transport === 'ws' ? WsHashMessage : SocketHashMessage, value);
+    const message =
+      (this.transport === 'ws' ? checkWsHashFast(value) : undefined) ??
+      parseWith(this.transport === 'ws' ? WsHashMessage : SocketHashMessage, value);
     const started = performance.now();
     const result = await hashInput(this.deps, principal, message.input);
     return { id: id ?? message.id ?? null, ...hashBody(result, message.output, timingSince(started)) };
