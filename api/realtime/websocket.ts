@@ -132,7 +132,10 @@ export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegis
       if (closing) return;
       received += 1;
       const bytes = toBuffer(data);
-      void conn.session.handle(parseIncoming(bytes.toString('utf8')), bytes.length).then((reply) => send(conn, reply));
+      // Most replies are ready in this turn (HashSession.handleNow); only the rest wait on a promise.
+      const reply = conn.session.handleNow(parseIncoming(bytes.toString('utf8')), bytes.length);
+      if (reply instanceof Promise) void reply.then((r) => send(conn, r));
+      else send(conn, reply);
     });
   }
 
