@@ -7,10 +7,32 @@
  * write per turn. Nothing is lost on exit: pending lines are handed over and flushed synchronously
  * (also on `fatal`, which pino flushes through `flushSync`).
  */
+import fs from 'node:fs';
+
 export interface LineTarget {
   write(chunk: string): unknown;
   flushSync(): void;
+  /** The file descriptor lines are written to, for the synchronous hand-over on exit. */
+  readonly fd?: number;
 }
+
+/**
+ * Writes all of `text` to `fd` before returning. A pipe or terminal set non-blocking refuses a
+ * write it cannot take yet (EAGAIN) or takes part of it: retry the rest after a short pause.
+ */
+function writeAllSync(fd: number, text: string): void {
+  let rest = Buffer.from(text);
+  while (rest.length > 0) {
+    try {
+      rest = rest.subarray(fs.writeSync(fd, rest));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
+  }
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 const open = new Set<LineBatch>();
 let exitHooked = false;
@@ -46,10 +68,22 @@ export class LineBatch {
     return true;
   }
 
-  /** Hand pending lines over and write everything out before returning. */
+  /**
+   * Write everything out before returning. The pending lines go straight to the descriptor, after
+   * what the destination already holds: handed to it, they would start an asynchronous write that
+   * an exiting process cuts off mid-line.
+   */
   flushSync(): void {
-    this.handOver();
+    const { fd } = this.target;
+    if (fd === undefined || fd < 0) {
+      this.handOver();
+      this.target.flushSync();
+      return;
+    }
+    const lines = this.pending;
+    this.pending = [];
     this.target.flushSync();
+    if (lines.length > 0) writeAllSync(fd, lines.join(''));
   }
 
   private readonly handOverLater = (): void => {
