@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
 import { createRedisLimiter, type RequestLimiter } from '../../shared/limits/limiter.js';
 import { DEFAULT_PLAN_CATALOG, parsePlanCatalog } from '../../shared/limits/plans.js';
+import { waitFor } from '../helpers/wait.js';
 import { connectRedis, FakeUsageStore, sleep, uniqueKeyBase } from './helpers.js';
 
 const request = { accountId: 'acct-down', plan: 'free', keyType: 'production', generation: 'v1b', sandbox: false } as const;
@@ -97,7 +98,7 @@ describe('Redis unavailable', () => {
     await stopRedis(server);
     // At once (the client may not have seen the socket close yet) and once it has.
     await expectUnavailableFast(() => limiter.consume(request));
-    await sleep(100);
+    await waitFor(() => redis.status !== 'ready', { timeoutMs: 5000, what: 'the client to see Redis gone' });
     await expectUnavailableFast(() => limiter.consume(request));
     await expectUnavailableFast(() => limiter.usage('acct-down', 'free', false));
 
@@ -133,7 +134,7 @@ describe('Redis unavailable', () => {
     for (let i = 0; i < 4; i++) expect((await limiter.consume(unlimited)).allowed).toBe(true); // batched, not in Redis yet
 
     await stopRedis(server);
-    await sleep(100);
+    await waitFor(() => redis.status !== 'ready', { timeoutMs: 5000, what: 'the client to see Redis gone' });
     await expectUnavailableFast(() => limiter.consume(unlimited));
     // The store takes its counts; the day counter cannot, and keeps them.
     await expect(limiter.flush()).rejects.toThrow();
