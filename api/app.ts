@@ -21,7 +21,7 @@ import { dashboardPages } from './dashboard/serve.js';
 import { createManagementRouter } from './management/http.js';
 import { registerManagementPaths } from './management/openapi.js';
 import { MANAGEMENT_BASE } from './management/routes.js';
-import { createV2Router } from './v2/router.js';
+import { createV2Router, V2_PREFIX } from './v2/router.js';
 import { httpsOnly } from './middleware/https-only.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
@@ -58,14 +58,16 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     const generation = generationOf(req.url);
     return generation === 'v2' || generation === 'ws' ? unknownOnSandbox(req, res, next) : next();
   };
+  const v2 = createV2Router(deps);
   app.use(
     inOneLayer([
       httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
       detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }),
       refuseV2OnSandbox,
+      v2.exact,
     ]),
   );
-  app.use('/v2', createV2Router(deps));
+  app.use(V2_PREFIX, v2.router);
 
   // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
   app.get('/healthz', (_req, res) => {

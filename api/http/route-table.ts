@@ -10,6 +10,7 @@ import type { Permission } from '../../shared/auth/principal.js';
 import type { ApiDeps } from '../deps.js';
 import type { RouteDoc } from '../openapi-kit.js';
 import { methodNotAllowed } from './guards.js';
+import type { StaticRoute } from './exact-routes.js';
 import { inOneLayer } from './one-layer.js';
 
 /** What a generation hands its routes. */
@@ -35,16 +36,25 @@ export interface Route {
   doc: RouteDoc;
 }
 
-/** Register `routes` on `router`, then a 405 with `Allow` for every other method on their paths. */
-export function mountRoutes(router: Router, routes: readonly Route[], ctx: RouteContext): void {
+/**
+ * Register `routes` on `router`, then a 405 with `Allow` for every other method on their paths.
+ * Returns each route with its handlers, for the exact-path dispatch (api/http/exact-routes.ts).
+ */
+export function mountRoutes(router: Router, routes: readonly Route[], ctx: RouteContext): StaticRoute[] {
+  const mounted: StaticRoute[] = [];
   for (const route of routes) {
     const body = route.jsonBody === true ? [ctx.json] : [];
-    // The guards, refusals and body parser in one router layer (api/http/one-layer.ts).
-    router[route.method](route.path, inOneLayer([...ctx.guard(route.permission), ...(route.before ?? []), ...body]), (req, res) =>
-      route.handle(ctx, req, res),
-    );
+    const handlers: RequestHandler[] = [
+      // The guards, refusals and body parser in one router layer (api/http/one-layer.ts).
+      inOneLayer([...ctx.guard(route.permission), ...(route.before ?? []), ...body]),
+      (req, res) => route.handle(ctx, req, res),
+    ];
+    const expressRoute = router.route(route.path);
+    expressRoute[route.method](...handlers);
+    mounted.push({ method: route.method, path: route.path, route: expressRoute, handlers });
   }
   for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
+  return mounted;
 }
 
 /** Each path of `routes` with the methods it serves, in declaration order. */
