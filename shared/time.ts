@@ -3,6 +3,21 @@ export function isoMillis(date: Date = new Date()): string {
   return date.toISOString();
 }
 
+let formattedMs = Number.NaN;
+let formatted = '';
+
+/**
+ * isoMillis(new Date(ms)), formatted once per millisecond: realtime replies answered within the same
+ * millisecond share one string instead of a Date and a format each.
+ */
+export function isoMillisAt(ms: number): string {
+  if (ms !== formattedMs) {
+    formatted = new Date(ms).toISOString();
+    formattedMs = ms;
+  }
+  return formatted;
+}
+
 export function isoSeconds(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -32,9 +32,15 @@ export const WS_PATH = '/v2/ws';
 
 interface Connection {
   ws: WebSocket;
+  /** The upgraded TCP socket under `ws`, corked while one turn's replies are written. */
+  socket: Duplex;
   session: HashSession;
   /** A pong, or sent data taken by the peer, since the last ping round. */
   alive: boolean;
+  /** The socket is corked until the end of this turn (see send). */
+  corked: boolean;
+  /** The send callback of every reply on this connection (one function per connection, not per message). */
+  sent: () => void;
 }
 
 export interface WebSocketStats {
@@ -95,6 +101,8 @@ export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegis
   let closing: Promise<void> | undefined;
   let received = 0;
   const lowWater = Math.floor(options.sendHighWaterBytes / 2);
+  /** Replies written at once at most while corked: well under the high-water mark. */
+  const flushBytes = Math.min(16 * 1024, Math.floor(options.sendHighWaterBytes / 4));
 
   const pinger = setInterval(() => {
     for (const conn of connections) {
@@ -109,19 +117,47 @@ export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegis
   }, options.pingIntervalMs);
   pinger.unref();
 
+  /**
+   * End of the turn: the replies leave in one write, and what the kernel did not take is what waits
+   * to be sent. Checked here, not per reply: while corked every reply of the turn is still buffered.
+   */
+  function uncork(conn: Connection): void {
+    if (!conn.corked) return;
+    conn.corked = false;
+    conn.socket.uncork();
+    const { ws } = conn;
+    if (!ws.isPaused && ws.bufferedAmount > options.sendHighWaterBytes && ws.readyState === WebSocket.OPEN) ws.pause();
+  }
+
   function send(conn: Connection, reply: Reply): void {
     const { ws } = conn;
     if (ws.readyState !== WebSocket.OPEN) return;
-    ws.send(JSON.stringify(reply), () => {
-      // While this side is paused it reads no pongs; data leaving the buffer shows the peer lives.
-      conn.alive = true;
-      if (ws.isPaused && ws.bufferedAmount <= lowWater && ws.readyState === WebSocket.OPEN) ws.resume();
-    });
-    if (!ws.isPaused && ws.bufferedAmount > options.sendHighWaterBytes) ws.pause();
+    // The frames of one incoming chunk are answered in one turn: corked until the turn ends, their
+    // replies leave in one write instead of one system call each, the largest cost per message.
+    if (!conn.corked) {
+      conn.corked = true;
+      conn.socket.cork();
+      process.nextTick(uncork, conn);
+    }
+    ws.send(JSON.stringify(reply), conn.sent);
+    // A long turn (a large incoming chunk) is written in parts, so what waits beyond them is what
+    // the kernel refused, and the high-water mark keeps its meaning (docs/decisions.md).
+    if (ws.bufferedAmount >= flushBytes) uncork(conn);
   }
 
-  function open(ws: WebSocket, principal: Principal): void {
-    const conn: Connection = { ws, session: new HashSession(deps, principal, options, 'ws'), alive: true };
+  function open(ws: WebSocket, socket: Duplex, principal: Principal): void {
+    const conn: Connection = {
+      ws,
+      socket,
+      session: new HashSession(deps, principal, options, 'ws'),
+      alive: true,
+      corked: false,
+      sent: () => {
+        // While this side is paused it reads no pongs; data leaving the buffer shows the peer lives.
+        conn.alive = true;
+        if (ws.isPaused && ws.bufferedAmount <= lowWater && ws.readyState === WebSocket.OPEN) ws.resume();
+      },
+    };
     connections.add(conn);
     ws.on('pong', () => {
       conn.alive = true;
@@ -155,7 +191,7 @@ export function createWebSocketEndpoint(deps: ApiDeps, registry: ConnectionRegis
       const held = lease;
       socket.once('close', () => void held.release());
       if (socket.destroyed) return void held.release();
-      wss.handleUpgrade(req, socket, head, (ws) => open(ws, principal));
+      wss.handleUpgrade(req, socket, head, (ws) => open(ws, socket, principal));
     } catch (err) {
       await lease?.release();
       const error = toServiceError(err);

@@ -40,6 +40,18 @@ describe('/v2/ws protocol (embedded)', () => {
     });
   });
 
+  it('writes the reply as {id} followed by the /v2/hash body, field for field in the same order', async () => {
+    for (const output of ['hex', 'base64', 'binary'] as const) {
+      const text = new Promise<string>((resolve) => client.ws.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+      client.send({ action: 'hash', id: `order-${output}`, data: 'abc', options: { output } });
+      const raw = await text;
+      const http = await postJson(`${s.url}/v2/hash`, { data: 'abc', output }, { 'x-api-key': s.keys.production });
+      const { timestamp, processing_time_ms } = JSON.parse(raw) as { timestamp: string; processing_time_ms: number };
+      expect(timestamp).toMatch(ISO_MS);
+      expect(raw).toBe(JSON.stringify({ id: `order-${output}`, ...http.body, timestamp, processing_time_ms }));
+    }
+  });
+
   it('honours options.encoding and options.output as /v2/hash does (binary → base64)', async () => {
     const bytes = Buffer.from([0, 1, 2, 255]);
     const cases = [
