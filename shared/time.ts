@@ -7,8 +7,8 @@ let formattedMs = Number.NaN;
 let formatted = '';
 
 /**
- * isoMillis(new Date(ms)), formatted once per millisecond: realtime replies answered within the same
- * millisecond share one string instead of a Date and a format each.
+ * isoMillis(new Date(ms)), formatted once per millisecond: answers given within the same
+ * millisecond (v2 bodies, realtime replies) share one string instead of a Date and a format each.
  */
 export function isoMillisAt(ms: number): string {
   if (ms !== formattedMs) {

@@ -5,22 +5,23 @@
 import type { OutputFormat } from '../../shared/hashing/encoding.js';
 import type { JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
 import type { JobRecord } from '../../shared/queue/types.js';
-import { isoMillis } from '../../shared/time.js';
+import { isoMillisAt } from '../../shared/time.js';
 import { encoded } from '../http/digest-output.js';
 import type { Body } from '../schemas/common.js';
 import type * as v2 from '../schemas/v2.js';
 
 export interface Timing {
-  finishedAt: Date;
+  /** Epoch milliseconds. */
+  finishedAt: number;
   processingMs: number;
 }
 
 export function timingSince(startedMs: number): Timing {
-  return { finishedAt: new Date(), processingMs: Math.round(performance.now() - startedMs) };
+  return { finishedAt: Date.now(), processingMs: Math.round(performance.now() - startedMs) };
 }
 
 function stamp(t: Timing): { timestamp: string; processing_time_ms: number } {
-  return { timestamp: isoMillis(t.finishedAt), processing_time_ms: t.processingMs };
+  return { timestamp: isoMillisAt(t.finishedAt), processing_time_ms: t.processingMs };
 }
 
 export function hashBody(result: JobResults['hash'], output: OutputFormat, t: Timing): Body<typeof v2.HashResponse> {
@@ -85,7 +86,7 @@ export function streamBody(result: JobResults['stream'], payload: JobPayloads['s
 /** The body the synchronous call would have returned, for a finished async job. */
 function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined {
   if (record.state !== 'completed' || record.result === undefined || record.finishedAt === undefined) return undefined;
-  const t: Timing = { finishedAt: new Date(record.finishedAt), processingMs: record.finishedAt - record.createdAt };
+  const t: Timing = { finishedAt: record.finishedAt, processingMs: record.finishedAt - record.createdAt };
   switch (record.kind) {
     case 'batch':
       return batchBody(record.result, record.payload.output, t);
@@ -94,7 +95,7 @@ function finishedJobBody(record: JobRecord): Record<string, unknown> | undefined
     case 'stream':
       return streamBody(record.result, record.payload, t);
     default:
-      return { success: true, digest: record.result.digest, timestamp: isoMillis(t.finishedAt) };
+      return { success: true, digest: record.result.digest, timestamp: isoMillisAt(t.finishedAt) };
   }
 }
 
