@@ -38,8 +38,17 @@ describe('packages loaded at start', () => {
 
   it('embedded mode loads no engine of distributed mode: no Redis client, no PostgreSQL driver, no socket.io Redis adapter', () => {
     const loaded = packagesLoadedAtStart('embedded.js');
-    expect(loaded).toContain('socket.io'); // the walk reaches the realtime code that would import the adapter
+    expect(loaded).toContain('kysely'); // the walk reaches the engines (the account store)
     for (const distributedOnly of ['ioredis', 'pg', '@socket.io/redis-adapter', 'bullmq']) expect(loaded).not.toContain(distributedOnly);
+  });
+
+  it('no API node loads realtime, OAuth or JWT packages before their first use (docs/decisions.md "Cold start")', () => {
+    for (const entry of ['embedded.js', 'api.js']) {
+      const loaded = packagesLoadedAtStart(entry);
+      expect(loaded).toContain('express');
+      for (const lazy of ['socket.io', 'ws', '@socket.io/redis-adapter', '@node-oauth/oauth2-server', 'jose'])
+        expect(loaded).not.toContain(lazy);
+    }
   });
 
   it('the distributed API role still loads its engines: the Redis client and BullMQ at start', () => {
