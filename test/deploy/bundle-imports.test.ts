@@ -10,15 +10,19 @@ import { ROOT } from '../helpers/spawn.js';
 
 const DIST = path.join(ROOT, 'dist');
 const STATIC_IMPORT = /^import\s*(?:[^"]*?from\s*)?"([^"]+)";/gms;
+/** esbuild heads each bundled file with its path: the packages deploy/build.mjs bundles rather than imports. */
+const BUNDLED_FILE = /^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm;
 
-/** Package names an entry loads before its first line runs. */
+/** Package names an entry loads before its first line runs, imported or bundled. */
 function packagesLoadedAtStart(entry: string): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();
   const walk = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const [, specifier] of fs.readFileSync(path.join(DIST, file), 'utf8').matchAll(STATIC_IMPORT)) {
+    const text = fs.readFileSync(path.join(DIST, file), 'utf8');
+    for (const [, name] of text.matchAll(BUNDLED_FILE)) packages.add(name!);
+    for (const [, specifier] of text.matchAll(STATIC_IMPORT)) {
       if (specifier!.startsWith('./')) walk(specifier!.slice(2));
       else if (!specifier!.startsWith('node:'))
         packages.add(specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!);
