@@ -1,14 +1,11 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { QUEUE_BOARD_PATH, queueBoard, queueBoardEnabled } from './admin/queue-board.js';
 import type { ApiDeps } from './deps.js';
-import { buildAsyncApiDocument, ORIGIN_HEADERS, realtimeOrigin } from './docs/asyncapi.js';
 import { publicJson } from './docs/public-document.js';
-import { localizeDocument, documentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
-import { docsSite } from './docs/site.js';
+import type { OpenApiDocument } from './docs/openapi-servers.js';
 import { clientLibrary } from './http/client-library.js';
 import { renderV2Error } from './http/envelopes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { buildOpenApiDocument } from './openapi.js';
 import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
@@ -18,8 +15,7 @@ import { metricsEndpoint } from './http/metrics-endpoint.js';
 import { createV1Router } from './v1/router.js';
 import { DASHBOARD_DIST } from './dashboard-dist.js';
 import { dashboardPages } from './dashboard/serve.js';
-import { createManagementRouter } from './management/http.js';
-import { registerManagementPaths } from './management/openapi.js';
+import { lazyHandler } from './lazy.js';
 import { MANAGEMENT_BASE } from './management/routes.js';
 import { createV2Router, V2_PREFIX } from './v2/router.js';
 import { httpsOnly } from './middleware/https-only.js';
@@ -80,23 +76,38 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   // Built once, with the dashboard's management API (the SDKs are generated without it), on its
-  // first request rather than at start, where it took a fifth of a cold start's CPU; each request
-  // gets its servers and OAuth URLs (PUBLIC_URL, else the origin reached).
-  let openapi: OpenApiDocument | undefined;
-  const openapiDocument = (): OpenApiDocument =>
-    (openapi ??= buildOpenApiDocument({ oauth: options.oauth === true, extra: registerManagementPaths }));
+  // first request rather than at start, where it took a fifth of a cold start's CPU, and so is its
+  // code (api/lazy.ts); each request gets its servers and OAuth URLs (PUBLIC_URL, else the origin reached).
   app.use(
     '/openapi.json',
-    publicJson((req) => localizeDocument(openapiDocument(), documentOrigins(deps.config, req)), {
-      vary: deps.config.PUBLIC_URL === undefined ? ORIGIN_HEADERS : undefined,
+    lazyHandler('the OpenAPI document', deps.logger, async () => {
+      const [{ buildOpenApiDocument }, { registerManagementPaths }, { localizeDocument, documentOrigins }, { ORIGIN_HEADERS }] =
+        await Promise.all([
+          import('./openapi.js'),
+          import('./management/openapi.js'),
+          import('./docs/openapi-servers.js'),
+          import('./docs/asyncapi.js'),
+        ]);
+      let openapi: OpenApiDocument | undefined;
+      const openapiDocument = (): OpenApiDocument =>
+        (openapi ??= buildOpenApiDocument({ oauth: options.oauth === true, extra: registerManagementPaths }));
+      return publicJson((req) => localizeDocument(openapiDocument(), documentOrigins(deps.config, req)), {
+        vary: deps.config.PUBLIC_URL === undefined ? ORIGIN_HEADERS : undefined,
+      });
     }),
   );
   app.use('/sdk', clientLibrary());
   app.use(
     '/asyncapi.json',
-    publicJson((req) => buildAsyncApiDocument(realtimeOrigin(deps.config, req)), { vary: ORIGIN_HEADERS }),
+    lazyHandler('the AsyncAPI document', deps.logger, async () => {
+      const { buildAsyncApiDocument, ORIGIN_HEADERS, realtimeOrigin } = await import('./docs/asyncapi.js');
+      return publicJson((req) => buildAsyncApiDocument(realtimeOrigin(deps.config, req)), { vary: ORIGIN_HEADERS });
+    }),
   );
-  app.use('/docs', docsSite(deps.config));
+  app.use(
+    '/docs',
+    lazyHandler('the documentation site', deps.logger, async () => (await import('./docs/site.js')).docsSite(deps.config)),
+  );
 
   // The sandbox's refusal of every path but /v1 (see refuseV2OnSandbox above).
   app.use((req, res, next) =>
@@ -104,17 +115,20 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   );
   // Operators' queue UI, distributed mode with ADMIN_TOKEN only (docs/operating.md "Queue UI").
   if (queueBoardEnabled(deps.config)) app.use(QUEUE_BOARD_PATH, queueBoard(deps.config, deps.logger));
-  // The dashboard: its management API and its pages (docs/decisions.md "Dashboard and accounts").
+  // The dashboard: its management API and its pages (docs/decisions.md "Dashboard and accounts");
+  // the API is loaded on its first request (api/lazy.ts).
   app.use(
     MANAGEMENT_BASE,
-    createManagementRouter({
-      config: deps.config,
-      logger: deps.logger,
-      store: deps.store,
-      catalog: deps.catalog,
-      limiter: deps.limiter,
-      serviceStatus: async () => (Object.values(await probeDependencies(deps)).every(Boolean) ? 'operational' : 'degraded'),
-    }),
+    lazyHandler('the management API', deps.logger, async () =>
+      (await import('./management/http.js')).createManagementRouter({
+        config: deps.config,
+        logger: deps.logger,
+        store: deps.store,
+        catalog: deps.catalog,
+        limiter: deps.limiter,
+        serviceStatus: async () => (Object.values(await probeDependencies(deps)).every(Boolean) ? 'operational' : 'degraded'),
+      }),
+    ),
   );
   app.use('/dashboard', dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
   app.use('/v1', createV1Router(deps));

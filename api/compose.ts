@@ -1,8 +1,6 @@
 import type { Express } from 'express';
 import type { Principal } from '../shared/auth/principal.js';
-import { createAuthenticator } from '../shared/auth/credentials.js';
-import { createJwtVerifier } from '../shared/auth/jwt.js';
-import { createOAuthVerifier, routeBearerTokens } from './oauth/server/verifier.js';
+import { createAuthenticator, type TokenVerifier } from '../shared/auth/credentials.js';
 import type { Config } from '../shared/config.js';
 import { maxFileBytes } from '../shared/limits/file-limits.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
@@ -12,7 +10,8 @@ import { createApp } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
 import type { ApiDeps, ApiEngines, UploadEndpoint } from './deps.js';
 import { JobExecutor } from './jobs/executor.js';
-import { createOAuthMounts } from './oauth/router.js';
+import { onFirstUse } from './lazy.js';
+import { createOAuthMounts } from './oauth/mounts.js';
 
 /**
  * The plan's size limit (docs/limits.md), never above the operator's ceilings MAX_FILE_BYTES
@@ -48,18 +47,28 @@ function planUploadLimit(config: Config, catalog: PlanCatalog): (principal: Prin
  */
 export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' | 'catalog'>): { app: Express; deps: ApiDeps } {
   const { config, store } = engines;
+  const { logger } = engines;
   // Enterprise bearer tokens (SPEC "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
-  // is set; OAuth 2.0 access tokens always (the store holds clients, codes and tokens).
-  const bearerVerifier = routeBearerTokens({
-    jwt: config.JWT_SECRET ? createJwtVerifier({ secret: config.JWT_SECRET, issuer: config.JWT_ISSUER, store }) : undefined,
-    oauth: createOAuthVerifier({ store: store.oauthServer }),
+  // is set; OAuth 2.0 access tokens always (the store holds clients, codes and tokens). Their
+  // verifiers (and jose) are loaded with the first bearer token, not at start (api/lazy.ts).
+  const secret = config.JWT_SECRET;
+  const bearerVerifiers = onFirstUse('the bearer token verifiers', logger, async () => {
+    const [{ createOAuthVerifier, routeBearerTokens }, jwt] = await Promise.all([
+      import('./oauth/server/verifier.js'),
+      secret ? import('../shared/auth/jwt.js') : undefined,
+    ]);
+    return routeBearerTokens({
+      jwt: jwt && secret ? jwt.createJwtVerifier({ secret, issuer: config.JWT_ISSUER, store }) : undefined,
+      oauth: createOAuthVerifier({ store: store.oauthServer }),
+    });
   });
+  const bearerVerifier: TokenVerifier = { verify: async (token) => (await bearerVerifiers()).verify(token) };
   // /oauth/* and the RFC 8414 metadata under /.well-known.
-  const mounts = createOAuthMounts({ store, logger: engines.logger, publicUrl: config.PUBLIC_URL });
+  const mounts = createOAuthMounts({ store, logger, publicUrl: config.PUBLIC_URL });
   const metrics = engines.metrics ?? processMetrics();
   const deps: ApiDeps = {
     config,
-    logger: engines.logger,
+    logger,
     store,
     queue: engines.queue,
     blobs: engines.blobs,

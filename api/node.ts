@@ -8,7 +8,7 @@ import { onShutdown } from '../shared/shutdown.js';
 import { composeApi } from './compose.js';
 import type { ApiDeps, ApiEngines } from './deps.js';
 import { probeDependencies } from './readiness.js';
-import { attachRealtime, loadRealtimeEngines, type Realtime, type RealtimeOptions } from './realtime/index.js';
+import { attachRealtime, loadRealtimeEngines, socketIoRequests, type Realtime, type RealtimeOptions } from './realtime/index.js';
 import { edgeOptions, serve, type Listeners } from './server.js';
 
 /** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
@@ -81,7 +81,10 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
   const tls =
     options.tls ??
     (config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined);
-  const listeners = await serve(options.wrapApp?.(app) ?? app, {
+  // socket.io is built on its first request (api/realtime/index.ts); until then its requests are set apart here.
+  const handler = options.wrapApp?.(app) ?? app;
+  const requests = socketIoRequests(handler);
+  const listeners = await serve(realtimeEngines === undefined ? handler : requests.listener, {
     port: config.PORT,
     host: config.HOST,
     logger,
@@ -94,7 +97,7 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
   const realtime =
     realtimeEngines === undefined
       ? undefined
-      : await attachRealtime(listeners, deps, realtimeEngines, {
+      : await attachRealtime(listeners, deps, realtimeEngines, requests, {
           pingIntervalMs: config.WS_PING_INTERVAL_MS,
           maxMessageBytes: config.WS_MAX_MESSAGE_BYTES,
           maxInFlight: config.WS_MAX_IN_FLIGHT,

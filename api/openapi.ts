@@ -1,9 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { OAUTH_SCOPES } from './oauth/server/model.js';
 import { registerPublicPaths } from './docs/openapi-public.js';
 import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
 import { SCOPE_WORDS } from './management/scopes.js';
-import { OAUTH_PATHS } from './oauth/metadata.js';
+import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { registerOAuthPaths } from './oauth/openapi.js';
 import { documentRoutes, registerHeaders } from './openapi-kit.js';
 import * as v1 from './schemas/v1.js';

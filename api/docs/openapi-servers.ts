@@ -8,7 +8,7 @@
 import type { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Request } from 'express';
 import type { Config } from '../../shared/config.js';
-import { OAUTH_PATHS } from '../oauth/metadata.js';
+import { OAUTH_PATHS } from '../oauth/constants.js';
 import { realtimeOrigin } from './asyncapi.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;

@@ -18,10 +18,9 @@ import type { Request } from 'express';
 import type { Client } from '@node-oauth/oauth2-server';
 import { BASIC_CHALLENGE, OAuthEndpointError } from './errors.js';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+import type { ClientAuthMethod } from './constants.js';
 
-/** What the metadata advertises (RFC 8414 §2): the three methods above, for every endpoint that authenticates clients. */
-export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
+export { CLIENT_AUTH_METHODS, type ClientAuthMethod } from './constants.js';
 
 export interface ClientCredentials {
   clientId: string;

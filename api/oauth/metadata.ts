@@ -6,21 +6,12 @@
  * tokens, no `jwks_uri`), so a client asking for those is refused by the endpoints themselves.
  */
 import express, { type Router } from 'express';
-import { OAUTH_GRANTS, OAUTH_SCOPES } from './server/model.js';
+import { CLIENT_AUTH_METHODS, OAUTH_GRANTS, OAUTH_PATHS, OAUTH_SCOPES, WELL_KNOWN_PATHS } from './constants.js';
 import type { Logger } from '../../shared/log.js';
-import { CLIENT_AUTH_METHODS } from './client-auth.js';
 import { oauthErrorHandler } from './errors.js';
 import { issuerOf } from './issuer.js';
 
-/** Under the issuer's origin; the OAuth router is mounted there (api/compose.ts). */
-export const OAUTH_PATHS = {
-  authorize: '/oauth/authorize',
-  token: '/oauth/token',
-  revoke: '/oauth/revoke',
-  introspect: '/oauth/introspect',
-} as const;
-
-export const WELL_KNOWN_PATHS = ['/oauth-authorization-server', '/openid-configuration'] as const;
+export { OAUTH_PATHS, WELL_KNOWN_PATHS } from './constants.js';
 
 export interface AuthorizationServerMetadata {
   issuer: string;

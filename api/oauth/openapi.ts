@@ -4,11 +4,9 @@
  * not a generation's; their form bodies and answers are described here, from what the routes do.
  */
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { OAUTH_GRANTS, OAUTH_SCOPES } from './server/model.js';
+import { CLIENT_AUTH_METHODS, OAUTH_GRANTS, OAUTH_PATHS, OAUTH_SCOPES, WELL_KNOWN_PATHS } from './constants.js';
 import type { HeaderRefs } from '../openapi-kit.js';
 import { z } from '../schemas/common.js';
-import { CLIENT_AUTH_METHODS } from './client-auth.js';
-import { OAUTH_PATHS, WELL_KNOWN_PATHS } from './metadata.js';
 
 const OAuthError = z
   .object({

@@ -34,7 +34,6 @@ import { createConsentFlow } from './consent.js';
 import { consentRefusals, refusalPages, wantsPage } from './consent-refusals.js';
 import { clientErrorStatus, logIfServerError, OAuthEndpointError, oauthErrorHandler } from './errors.js';
 import { issuerOf } from './issuer.js';
-import { createOAuthMetadataRouter } from './metadata.js';
 import { introspectionHandler, revocationHandler } from './token-lookups.js';
 
 const { OAuthError, Request: OAuthRequest, Response: OAuthResponse } = OAuth2Server;
@@ -62,14 +61,6 @@ export interface OAuthRouterDeps {
   authorizationCodeLifetimeSeconds?: number;
   accessTokenLifetimeSeconds?: number;
   refreshTokenLifetimeSeconds?: number;
-}
-
-/** The routers api/compose.ts mounts: the endpoints under /oauth and the metadata under /.well-known. */
-export function createOAuthMounts(deps: OAuthRouterDeps): Array<{ prefix: string; router: Router }> {
-  return [
-    { prefix: '/oauth', router: createOAuthRouter(deps) },
-    { prefix: '/.well-known', router: createOAuthMetadataRouter(deps.logger, deps.publicUrl) },
-  ];
 }
 
 export function createOAuthRouter(deps: OAuthRouterDeps): Router {

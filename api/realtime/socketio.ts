@@ -11,7 +11,8 @@
  * Distributed mode installs the Redis adapter (socketio-redis-adapter.ts), so broadcasts and
  * fetchSockets() span API nodes.
  */
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { Server, type ExtendedError, type ServerOptions } from 'socket.io';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
@@ -22,12 +23,18 @@ import type { ConnectionRegistry } from './connection-limit.js';
 import { admitConnection, authenticateHandshake, handshakeAddress } from './handshake.js';
 import { JobPushes, type LooseEvents, type RealtimeNamespace, type RealtimeSocket, type SocketData } from './job-pushes.js';
 import type { RealtimeOptions } from './options.js';
+import { SOCKET_IO_NAMESPACE, SOCKET_IO_PATH } from './paths.js';
 import { errorReply, HashSession, type Reply } from './session.js';
 
-export const SOCKET_IO_PATH = '/socket.io';
-export const SOCKET_IO_NAMESPACE = '/v2';
+export { SOCKET_IO_NAMESPACE, SOCKET_IO_PATH } from './paths.js';
 
 export interface SocketIoEndpoint {
+  /**
+   * The request or upgrade that made this endpoint: created on socket.io's first request
+   * (index.ts), its engine takes the later ones itself and this one is handed to it.
+   */
+  handleRequest(req: IncomingMessage, res: ServerResponse): void;
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Open connections to the /v2 namespace on this node (metrics). */
   connections(): number;
   close(): Promise<void>;
@@ -174,6 +181,8 @@ export function createSocketIoEndpoint(
   }
 
   return {
+    handleRequest: (req, res) => io.engine.handleRequest(req, res),
+    handleUpgrade: (req, socket, head) => io.engine.handleUpgrade(req, socket, head),
     connections: () => nsp.sockets.size,
     close() {
       closing ??= shutdown();

@@ -10,15 +10,19 @@ import { ROOT } from '../helpers/spawn.js';
 
 const DIST = path.join(ROOT, 'dist');
 const STATIC_IMPORT = /^import\s*(?:[^"]*?from\s*)?"([^"]+)";/gms;
+/** esbuild heads each bundled file with its path: the packages deploy/build.mjs bundles rather than imports. */
+const BUNDLED_FILE = /^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm;
 
-/** Package names an entry loads before its first line runs. */
+/** Package names an entry loads before its first line runs, imported or bundled. */
 function packagesLoadedAtStart(entry: string): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();
   const walk = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const [, specifier] of fs.readFileSync(path.join(DIST, file), 'utf8').matchAll(STATIC_IMPORT)) {
+    const text = fs.readFileSync(path.join(DIST, file), 'utf8');
+    for (const [, name] of text.matchAll(BUNDLED_FILE)) packages.add(name!);
+    for (const [, specifier] of text.matchAll(STATIC_IMPORT)) {
       if (specifier!.startsWith('./')) walk(specifier!.slice(2));
       else if (!specifier!.startsWith('node:'))
         packages.add(specifier!.startsWith('@') ? specifier!.split('/').slice(0, 2).join('/') : specifier!.split('/')[0]!);
@@ -38,8 +42,17 @@ describe('packages loaded at start', () => {
 
   it('embedded mode loads no engine of distributed mode: no Redis client, no PostgreSQL driver, no socket.io Redis adapter', () => {
     const loaded = packagesLoadedAtStart('embedded.js');
-    expect(loaded).toContain('socket.io'); // the walk reaches the realtime code that would import the adapter
+    expect(loaded).toContain('kysely'); // the walk reaches the engines (the account store)
     for (const distributedOnly of ['ioredis', 'pg', '@socket.io/redis-adapter', 'bullmq']) expect(loaded).not.toContain(distributedOnly);
+  });
+
+  it('no API node loads realtime, OAuth or JWT packages before their first use (docs/decisions.md "Cold start")', () => {
+    for (const entry of ['embedded.js', 'api.js']) {
+      const loaded = packagesLoadedAtStart(entry);
+      expect(loaded).toContain('express');
+      for (const lazy of ['socket.io', 'ws', '@socket.io/redis-adapter', '@node-oauth/oauth2-server', 'jose'])
+        expect(loaded).not.toContain(lazy);
+    }
   });
 
   it('the distributed API role still loads its engines: the Redis client and BullMQ at start', () => {

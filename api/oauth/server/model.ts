@@ -24,16 +24,14 @@ import type {
   Token,
   User,
 } from '@node-oauth/oauth2-server';
-import { PERMISSION_CLAIMS } from '../../../shared/auth/principal.js';
+import { OAUTH_GRANTS, OAUTH_SCOPES } from '../constants.js';
 import type { OAuthClientRecord, OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
 import type { AccountStore } from '../../../shared/store/types.js';
 import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from './tokens.js';
 
 const { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidScopeError, ServerError } = OAuth2Server;
 
-/** OAuth scopes are the token permission names (SPEC rule 7 shows hash:create and hash:verify). */
-export const OAUTH_SCOPES: readonly string[] = Object.values(PERMISSION_CLAIMS);
-export const OAUTH_GRANTS = ['authorization_code', 'refresh_token'] as const;
+export { OAUTH_GRANTS, OAUTH_SCOPES } from '../constants.js';
 /** base64url(SHA-256(verifier)), unpadded: exactly 43 characters. */
 const S256_CHALLENGE_RE = /^[A-Za-z0-9_-]{43}$/;
 
