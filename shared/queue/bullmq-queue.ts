@@ -47,7 +47,7 @@ import {
   type BundleKind,
   type BundleOutcome,
 } from './bullmq-wire.js';
-import { currentTrace, traceFields, type TraceContext } from '../trace.js';
+import { currentTrace, traceFields } from '../trace.js';
 import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
 import { assertSameRequest, decodeIdempotencyRecord, encodeIdempotencyRecord } from './idempotency.js';
 import { JobWaiters, nextEvent, outcomeOf, type JobOutcome, type Watch } from './job-waiters.js';
@@ -247,9 +247,9 @@ export class BullMqJobQueue implements JobQueue {
     const { timeoutMs, signal } = options;
     const queueName = QUEUE_OF_KIND[kind];
     const key = `${queueName} ${timeoutMs}`;
-    const item: BundleItem = { kind, accountId: options.accountId, payload } as BundleItem;
+    const item: BundleItem = { kind, accountId: options.accountId, payload };
     const trace = traceFields(currentTrace());
-    if (trace.requestId !== undefined || trace.traceparent !== undefined) item.trace = trace as TraceContext;
+    if (trace.requestId !== undefined || trace.traceparent !== undefined) item.trace = trace;
     const bytes = inlineBytes(payload);
     let open = this.open.get(key);
     if (open !== undefined && (open.runs.length >= this.options.bundleMaxItems || open.bytes + bytes > BUNDLE_MAX_BYTES)) {
@@ -344,7 +344,13 @@ export class BullMqJobQueue implements JobQueue {
     if (item === undefined) return undefined;
     const returned = state === 'completed' && Array.isArray(job.returnvalue) ? (job.returnvalue as unknown[])[index] : undefined;
     const outcome = data.answered?.[String(index)] ?? bundleOutcomeOf(returned);
-    const base = { id: bundleItemId(bundleId, index), kind: item.kind, accountId: item.accountId, payload: item.payload, createdAt: job.timestamp };
+    const base = {
+      id: bundleItemId(bundleId, index),
+      kind: item.kind,
+      accountId: item.accountId,
+      payload: item.payload,
+      createdAt: job.timestamp,
+    };
     const finishedAt = job.finishedOn === undefined ? {} : { finishedAt: job.finishedOn };
     if (outcome !== null && 'result' in outcome) return { ...base, state: 'completed', result: outcome.result, ...finishedAt } as JobRecord;
     if (outcome !== null) return { ...base, state: 'failed', error: outcome.error, ...finishedAt } as JobRecord;

@@ -162,7 +162,10 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
     const attempt = job.attemptsMade + 1;
     const answered = job.data.answered ?? {};
     const outcomes = await Promise.all(
-      job.data.bundle.map((item, index) => answered[String(index)] ?? runItem(job as AnyBullJob, item, index, attempt)),
+      job.data.bundle.map((item, index) => {
+        const done = answered[String(index)];
+        return done === undefined ? runItem(job as AnyBullJob, item, index, attempt) : Promise.resolve(done);
+      }),
     );
     if (outcomes.every((outcome): outcome is BundleOutcome => outcome !== null)) return outcomes;
     const final = Object.fromEntries(outcomes.flatMap((outcome, index) => (outcome === null ? [] : [[String(index), outcome]])));
@@ -172,7 +175,7 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
     throw new RetryableJobError(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: `${retried} bundled job(s) to retry` }));
   };
 
-  const announceBundle = (job: Job<BullBundleData>, message: BundleMessage): void => {
+  const announceBundle = (job: Job<BullBundleData, unknown>, message: BundleMessage): void => {
     const channel = finishedChannelOf(prefix, job.data);
     // Only the node that submitted a bundle waits for it; no other node has anything to learn.
     if (channel === jobEventsChannel(prefix)) return;
@@ -186,9 +189,9 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
 
   const finish = (anyJob: AnyBullJob, state: JobFinishedMessage['state']): void => {
     if (isBundleData(anyJob.data)) {
-      const bundle = anyJob as Job<BullBundleData>;
+      const bundle = anyJob as Job<BullBundleData, BundleOutcome[]>;
       if (state === 'completed') {
-        announceBundle(bundle, { id: bundle.id ?? '', state, outcomes: bundle.returnvalue as unknown as BundleOutcome[] });
+        announceBundle(bundle, { id: bundle.id ?? '', state, outcomes: bundle.returnvalue });
       } else {
         const channel = finishedChannelOf(prefix, bundle.data);
         const message: JobFinishedMessage = { id: bundle.id ?? '', state, error: parseFailedReason(bundle.failedReason) };
