@@ -298,16 +298,17 @@ export function coldStartScenario(fleet: Fleet): Scenario {
 }
 
 /**
- * The queue path with 1 and with 3 API nodes in front of one worker and the private Redis, the same
- * 64 connections split evenly over the nodes (a wrk per node, at once): the API nodes' CPU per
- * request and Redis commands per request should not grow with the number of nodes (each node's
- * outcomes come on its own channel; docs/decisions.md "Jobs and modes").
+ * The queue path with 1 and with 3 API nodes in front of one worker and the private Redis, each
+ * node under the same load (a third of `connections`, a wrk per node, at once; 3 nodes carry
+ * `connections` in all): the API nodes' CPU per request and Redis commands per request should not
+ * grow with the number of nodes (each node's outcomes come on its own channel, and how many jobs a
+ * bundle carries depends on the node's own load; docs/decisions.md "Jobs and modes").
  */
 export async function scaleoutScenario(fleet: Fleet, options: BenchOptions): Promise<Scenario> {
   const NODES = 3;
   const [{ apis, worker }, redis] = await Promise.all([fleet.apiQueueNodes(NODES), fleet.redisServer()]);
+  const share = Math.max(1, Math.round(options.connections / NODES));
   const load = (nodes: ServerProcess[]) => async (): Promise<LoadRun> => {
-    const share = Math.max(1, Math.round(options.connections / nodes.length));
     const runs = await Promise.all(nodes.map((n) => wrkRun(fleet, `${n.url}/v2/hash`, HASH_BODY, share, options.durationSec)()));
     return {
       ops: runs.reduce((a, r) => a + r.ops, 0),
@@ -337,7 +338,7 @@ export async function scaleoutScenario(fleet: Fleet, options: BenchOptions): Pro
   return {
     id: 'scaleout',
     group: 'scaleout',
-    title: `POST /v2/hash, 64 B, queue path (INLINE_MAX_BYTES=0), ${options.connections} connections over 1 or ${NODES} API nodes, 1 worker (wrk)`,
+    title: `POST /v2/hash, 64 B, queue path (INLINE_MAX_BYTES=0), ${share} connections per API node, 1 or ${NODES} nodes, 1 worker (wrk)`,
     unit: 'req/s',
     op: 'req',
     subjects: [
