@@ -12,6 +12,10 @@
  * Async jobs are announced by id on the shared channel every node listens to (onFinished): a
  * socket.io subscriber may sit on any node (api/realtime/job-pushes.ts).
  *
+ * Synchronous hash, hmac and verify jobs without an idempotency key that arrive in one event-loop
+ * turn go as one bundle per queue (runBundled): one BullMQ job and one reply for the turn, each item
+ * answered, failed, retried, timed out and cancelled as a job of its own would be.
+ *
  * A synchronous job leaves nothing in Redis once answered, unless it has an idempotency key; one
  * still queued at its deadline, or when its caller is gone, is removed and never runs. Each queue
  * holds at most `maxWaiting` untaken jobs (waiting-bound.ts). docs/decisions.md "Jobs and modes".
