@@ -133,9 +133,14 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
     const log = logger.child({ ...traceFields(item.trace), jobId, kind, attempt });
     const started = Date.now();
     if (attempt === 1) jobs.waited(kind, (started - job.timestamp) / 1000);
+    const handler = options.handlers[kind] as JobHandler<JobKind> | undefined;
+    // Not a kind this worker knows: final, as for an ordinary job.
+    if (handler === undefined) {
+      jobs.failed(kind, 'INTERNAL_ERROR');
+      log.error('job attempt failed: no handler for its kind');
+      return { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } };
+    }
     try {
-      const handler = options.handlers[kind] as JobHandler<JobKind> | undefined;
-      if (handler === undefined) throw new Error(`no handler for ${String(kind)}`);
       const result = (await handler(item.payload, { jobId, blobs: options.blobs })) as JobResults[typeof kind];
       jobs.completed(kind, 'queue');
       log.info({ durationMs: Date.now() - started }, 'job completed');

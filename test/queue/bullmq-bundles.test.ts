@@ -14,6 +14,7 @@ import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
 import { ServiceError } from '../../shared/errors.js';
 import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
+import { createMetrics, type Metrics } from '../../shared/metrics/catalogue.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
 import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
 import type { JobHandlers } from '../../shared/queue/types.js';
@@ -62,7 +63,7 @@ async function producer(prefix: string): Promise<BullMqJobQueue> {
   return queue;
 }
 
-async function workersOn(prefix: string, handlers: JobHandlers = test.handlers): Promise<void> {
+async function workersOn(prefix: string, handlers: JobHandlers = test.handlers, metrics?: Metrics): Promise<void> {
   const pool = await startBullMqWorkers({
     connection,
     handlers,
@@ -72,6 +73,7 @@ async function workersOn(prefix: string, handlers: JobHandlers = test.handlers):
     logger,
     blobRetentionMs: 0,
     prefix,
+    ...(metrics === undefined ? {} : { metrics }),
   });
   closers.push(() => pool.close());
 }
@@ -167,7 +169,8 @@ describe('synchronous small jobs of one event-loop turn', () => {
     const prefix = namespace();
     const heard = await nodeMessages(prefix);
     const node = await producer(prefix);
-    await workersOn(prefix, createJobHandlers({ allowLoopbackUrls: false }));
+    const metrics = createMetrics({ defaults: false });
+    await workersOn(prefix, createJobHandlers({ allowLoopbackUrls: false }), metrics);
     const data = `mixed-${randomUUID()}`;
     const runs = [
       node.run('hash', hash(data), { accountId, timeoutMs: 10_000 }),
@@ -183,6 +186,14 @@ describe('synchronous small jobs of one event-loop turn', () => {
     await expect(runs[3]).resolves.toEqual({ digest: sha224(data), size, valid: false });
     expect((await failureOf(runs[4]!)).code).toBe('INVALID_INPUT');
     expect(heard).toHaveLength(1);
+    // Counted per item, by its own kind, as jobs of the queue path.
+    const count = async (name: string, labels: Record<string, string>): Promise<number | undefined> =>
+      (await metrics.registry.getSingleMetric(name)?.get())?.values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))
+        ?.value;
+    expect(await count('sha224d_jobs_completed_total', { kind: 'hash', path: 'queue' })).toBe(1);
+    expect(await count('sha224d_jobs_completed_total', { kind: 'hmac', path: 'queue' })).toBe(1);
+    expect(await count('sha224d_jobs_completed_total', { kind: 'verify', path: 'queue' })).toBe(2);
+    expect(await count('sha224d_jobs_failed_total', { kind: 'hash', code: 'INVALID_INPUT' })).toBe(1);
   });
 
   it('an item still running at the deadline answers JOB_TIMEOUT naming <bundle>.<index>, readable until it completes', async () => {
