@@ -12,6 +12,10 @@
  * Async jobs are announced by id on the shared channel every node listens to (onFinished): a
  * socket.io subscriber may sit on any node (api/realtime/job-pushes.ts).
  *
+ * Synchronous hash, hmac and verify jobs without an idempotency key that arrive in one event-loop
+ * turn go as one bundle per queue (runBundled): one BullMQ job and one reply for the turn, each item
+ * answered, failed, retried, timed out and cancelled as a job of its own would be.
+ *
  * A synchronous job leaves nothing in Redis once answered, unless it has an idempotency key; one
  * still queued at its deadline, or when its caller is gone, is removed and never runs. Each queue
  * holds at most `maxWaiting` untaken jobs (waiting-bound.ts). docs/decisions.md "Jobs and modes".
@@ -25,14 +29,27 @@ import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobRes
 import type { Logger } from '../log.js';
 import { bullQueueName, idempotencyRedisKey, jobOwnerRedisKey, namespacedRedisKey } from '../naming.js';
 import {
+  BUNDLE_JOB_NAME,
+  bundleItemId,
+  bundleOutcomeOf,
   bullPrefixOf,
+  isBundleData,
+  isBundleKind,
   jobEventsChannel,
   mapState,
   nodeEventsChannel,
+  parseBundleItemId,
+  parseBundleMessage,
   parseFailedReason,
   parseJobFinishedMessage,
+  type AnyBullJob,
+  type BullBundleData,
+  type BullData,
   type BullJob,
   type BullJobData,
+  type BundleItem,
+  type BundleKind,
+  type BundleOutcome,
 } from './bullmq-wire.js';
 import { currentTrace, traceFields } from '../trace.js';
 import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
@@ -57,6 +74,33 @@ export interface BullMqJobQueueOptions {
   backoffMs?: number;
   /** Jobs a queue may hold that no worker has taken (QUEUE_MAX_WAITING, default 10,000); 0: unbounded. */
   maxWaiting?: number;
+  /** Most synchronous small jobs one bundle carries (default 64); 1 sends each as a job of its own. */
+  bundleMaxItems?: number;
+}
+
+/**
+ * Bounds of a bundle: its items' inline data (UTF-16 code units of the payload strings) stays
+ * within BUNDLE_MAX_BYTES, so one bundle never holds a worker or Redis much longer than the
+ * largest single job would; an item larger than that goes alone.
+ */
+export const DEFAULT_BUNDLE_MAX_ITEMS = 64;
+export const BUNDLE_MAX_BYTES = 256 * 1024;
+
+/** A synchronous small job waiting for its bundle to be sent and answered. */
+interface BundledRun {
+  item: BundleItem;
+  signal: AbortSignal | undefined;
+  resolve: (result: JobResults[BundleKind]) => void;
+  reject: (err: unknown) => void;
+  settled: boolean;
+}
+
+interface OpenBundle {
+  queueName: QueueName;
+  timeoutMs: number;
+  deadline: number;
+  runs: BundledRun[];
+  bytes: number;
 }
 
 /** Owner keys outlive the job's retention by this much, covering time spent queued. */
@@ -70,15 +114,20 @@ export class BullMqJobQueue implements JobQueue {
   private readonly redis: Redis;
   private readonly subscriber: Redis;
   private readonly subscribed: Promise<unknown>;
-  private readonly queues = new Map<QueueName, Promise<Queue<BullJobData, JobResults[JobKind], JobKind>>>();
+  private readonly queues = new Map<QueueName, Promise<Queue<BullData, unknown, string>>>();
   /** Every Queue ever built, closed on shutdown even if it never became ready. */
-  private readonly built = new Set<Queue<BullJobData, JobResults[JobKind], JobKind>>();
+  private readonly built = new Set<Queue<BullData, unknown, string>>();
   private readonly finished = new EventEmitter();
   private readonly waiters = new JobWaiters();
   /** This node's channel: where the outcomes of the jobs `run` submits are published. */
   private readonly nodeChannel: string;
   private readonly bound: WaitingBound<QueueName>;
   private readonly jobOptions: JobsOptions;
+  /** Bundles being filled in this event-loop turn, by queue and timeout; sent on setImmediate. */
+  private readonly open = new Map<string, OpenBundle>();
+  private flushScheduled = false;
+  /** Sent bundles' runs by bundle id, for their messages (partial outcomes). */
+  private readonly sentBundles = new Map<string, BundledRun[]>();
   private closing: Promise<void> | undefined;
 
   constructor(options: BullMqJobQueueOptions) {
@@ -86,10 +135,13 @@ export class BullMqJobQueue implements JobQueue {
       attempts: DEFAULT_RETRY_POLICY.attempts,
       backoffMs: DEFAULT_RETRY_POLICY.backoffMs,
       maxWaiting: DEFAULT_MAX_WAITING,
+      bundleMaxItems: DEFAULT_BUNDLE_MAX_ITEMS,
       ...options,
       prefix: options.prefix,
     };
-    const { retentionMs, attempts, backoffMs, prefix, maxWaiting } = this.options;
+    const { retentionMs, attempts, backoffMs, prefix, maxWaiting, bundleMaxItems } = this.options;
+    if (!Number.isInteger(bundleMaxItems) || bundleMaxItems < 1 || bundleMaxItems > 1000)
+      throw new RangeError('bundleMaxItems must be an integer from 1 to 1000');
     if (!Number.isInteger(retentionMs) || retentionMs < 1000) throw new RangeError('retentionMs must be an integer ≥ 1000');
     if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError('attempts must be a positive integer');
     if (!Number.isInteger(backoffMs) || backoffMs < 0) throw new RangeError('backoffMs must be a non-negative integer');
@@ -117,6 +169,9 @@ export class BullMqJobQueue implements JobQueue {
     const { timeoutMs, signal } = options;
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError('timeoutMs must be a positive number');
     signal?.throwIfAborted();
+    if (isBundleKind(kind) && options.idempotencyKey === undefined && this.options.bundleMaxItems > 1) {
+      return this.runBundled(kind, payload as JobPayloads[BundleKind], options) as Promise<JobResults[K]>;
+    }
     const deadline = Date.now() + timeoutMs;
     await failFast(this.redis, () => this.subscribed);
     const queueName = QUEUE_OF_KIND[kind];
@@ -149,9 +204,11 @@ export class BullMqJobQueue implements JobQueue {
 
   async get(id: string): Promise<JobRecord | undefined> {
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_JOB_ID_LENGTH || id.includes(':')) return undefined;
+    const item = parseBundleItemId(id);
+    if (item !== undefined) return failFast(this.redis, () => this.bundleItemRecord(item.bundleId, item.index));
     return failFast(this.redis, async () => {
       const found = await this.findJob(id);
-      return found === undefined ? undefined : this.toRecord(found.job, found.state);
+      return found === undefined || isBundleData(found.job.data) ? undefined : this.toRecord(found.job as BullJob, found.state);
     });
   }
 
@@ -181,6 +238,129 @@ export class BullMqJobQueue implements JobQueue {
     // Wake waiters: their next read fails fast with SERVICE_UNAVAILABLE.
     this.waiters.wakeAll();
     this.finished.removeAllListeners();
+  }
+
+  /**
+   * A synchronous small job joins this turn's bundle for its queue (and timeout), sent on
+   * setImmediate or as soon as it is full: one BullMQ job, one add and one message for every job
+   * received in the turn, and no owner key (a bundle is found by its id alone). docs/decisions.md
+   * "Jobs and modes".
+   */
+  private runBundled(kind: BundleKind, payload: JobPayloads[BundleKind], options: RunOptions): Promise<JobResults[BundleKind]> {
+    if (this.closing) return Promise.reject(new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' }));
+    const { timeoutMs, signal } = options;
+    const queueName = QUEUE_OF_KIND[kind];
+    const key = `${queueName} ${timeoutMs}`;
+    const item: BundleItem = { kind, accountId: options.accountId, payload };
+    const trace = traceFields(currentTrace());
+    if (trace.requestId !== undefined || trace.traceparent !== undefined) item.trace = trace;
+    const bytes = inlineBytes(payload);
+    let open = this.open.get(key);
+    if (open !== undefined && (open.runs.length >= this.options.bundleMaxItems || open.bytes + bytes > BUNDLE_MAX_BYTES)) {
+      this.open.delete(key);
+      void this.sendBundle(open);
+      open = undefined;
+    }
+    if (open === undefined) {
+      open = { queueName, timeoutMs, deadline: Date.now() + timeoutMs, runs: [], bytes: 0 };
+      this.open.set(key, open);
+    }
+    const bundle = open;
+    bundle.bytes += bytes;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flushBundles());
+    }
+    return new Promise((resolve, reject) => {
+      bundle.runs.push({ item, signal, resolve, reject, settled: false });
+    });
+  }
+
+  private flushBundles(): void {
+    this.flushScheduled = false;
+    const bundles = [...this.open.values()];
+    this.open.clear();
+    for (const bundle of bundles) void this.sendBundle(bundle);
+  }
+
+  /** Sends a bundle and settles each of its runs; never rejects. */
+  private async sendBundle(open: OpenBundle): Promise<void> {
+    // A caller gone before its bundle leaves takes its job with it: it never runs.
+    const runs = open.runs.filter((run) => {
+      if (run.signal?.aborted !== true) return true;
+      settle(run, { error: run.signal.reason as unknown });
+      return false;
+    });
+    if (runs.length === 0) return;
+    const { queueName, timeoutMs } = open;
+    const id = randomUUID();
+    const watch = this.waiters.watch(id);
+    this.sentBundles.set(id, runs);
+    const everyCallerGone = allAborted(runs.map((run) => run.signal));
+    let added = false;
+    let keep = false;
+    try {
+      await failFast(this.redis, async () => {
+        await this.subscribed;
+        if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
+        await this.bound.admit(queueName);
+        const queue = await this.queueFor(queueName);
+        const data: BullBundleData = { bundle: runs.map((run) => run.item), replyTo: this.nodeChannel };
+        await queue.add(BUNDLE_JOB_NAME, data, { ...this.jobOptions, jobId: id });
+      });
+      added = true;
+      const outcome = await this.awaitOutcome(id, queueName, watch, open.deadline, everyCallerGone.signal, false);
+      if (outcome === undefined) {
+        if (await this.cancelUntaken(queueName, id, false)) {
+          added = false;
+          for (const run of runs) settle(run, { error: jobNotStarted(timeoutMs) });
+        } else {
+          // Still running: it goes on and stays for its retention, each item readable by its id.
+          keep = true;
+          runs.forEach((run, index) => settle(run, { error: jobTimeout(bundleItemId(id, index), timeoutMs) }));
+        }
+      } else if (outcome.state === 'failed') {
+        for (const run of runs) settle(run, { error: fromJobError(outcome.error) });
+      } else {
+        const outcomes = Array.isArray(outcome.result) ? (outcome.result as unknown[]) : [];
+        runs.forEach((run, index) => settleWith(run, bundleOutcomeOf(outcomes[index])));
+      }
+    } catch (err) {
+      // Every caller gone and the bundle removed (each run rejects with its own caller's reason),
+      // or Redis failed.
+      if (everyCallerGone.signal?.aborted === true) added = false;
+      for (const run of runs) settle(run, { error: run.signal?.aborted === true ? (run.signal.reason as unknown) : err });
+    } finally {
+      watch.cancel();
+      everyCallerGone.dispose();
+      this.sentBundles.delete(id);
+    }
+    if (added && !keep) await this.forget(queueName, id, false);
+  }
+
+  /** A bundle item's record, from the bundle (GET /v2/jobs/{id} after JOB_TIMEOUT named it). */
+  private async bundleItemRecord(bundleId: string, index: number): Promise<JobRecord | undefined> {
+    const found = await this.findJob(bundleId, QUEUE_OF_KIND.hash);
+    if (found === undefined || !isBundleData(found.job.data)) return undefined;
+    const { job, state } = found;
+    const data = job.data as BullBundleData;
+    const item = data.bundle[index];
+    if (item === undefined) return undefined;
+    const returned = state === 'completed' && Array.isArray(job.returnvalue) ? (job.returnvalue as unknown[])[index] : undefined;
+    const outcome = data.answered?.[String(index)] ?? bundleOutcomeOf(returned);
+    const base = {
+      id: bundleItemId(bundleId, index),
+      kind: item.kind,
+      accountId: item.accountId,
+      payload: item.payload,
+      createdAt: job.timestamp,
+    };
+    const finishedAt = job.finishedOn === undefined ? {} : { finishedAt: job.finishedOn };
+    if (outcome !== null && 'result' in outcome) return { ...base, state: 'completed', result: outcome.result, ...finishedAt } as JobRecord;
+    if (outcome !== null) return { ...base, state: 'failed', error: outcome.error, ...finishedAt } as JobRecord;
+    if (state === 'failed') return { ...base, state, error: parseFailedReason(job.failedReason), ...finishedAt } as JobRecord;
+    if (state === 'completed') return { ...base, state: 'failed', error: parseFailedReason(undefined), ...finishedAt } as JobRecord;
+    return { ...base, state } as JobRecord;
   }
 
   /** `replyTo`: the node channel the outcome goes to (`run`); undefined announces it to every node. */
@@ -238,12 +418,12 @@ export class BullMqJobQueue implements JobQueue {
    * job finishes). True if it was removed. A job that finished between the caller's last read and
    * this call is removed too; its caller is told to retry, and the work is done twice.
    */
-  private async cancelUntaken(queueName: QueueName, id: string): Promise<boolean> {
+  private async cancelUntaken(queueName: QueueName, id: string, owned = true): Promise<boolean> {
     try {
       return await failFast(this.redis, async () => {
         const queue = await this.queueFor(queueName);
         if ((await queue.remove(id)) !== 1) return false;
-        await this.redis.del(this.ownerKey(id));
+        if (owned) await this.redis.del(this.ownerKey(id));
         return true;
       });
     } catch (err) {
@@ -253,11 +433,11 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   /** A synchronous job has been answered: nothing of it stays in Redis (else its retention removes it). */
-  private async forget(queueName: QueueName, id: string): Promise<void> {
+  private async forget(queueName: QueueName, id: string, owned = true): Promise<void> {
     try {
       await failFast(this.redis, async () => {
         const queue = await this.queueFor(queueName);
-        await Promise.all([queue.remove(id), this.redis.del(this.ownerKey(id))]);
+        await Promise.all([queue.remove(id), owned ? this.redis.del(this.ownerKey(id)) : undefined]);
       });
     } catch (err) {
       this.options.logger.warn({ err, jobId: id }, 'removing an answered synchronous job failed; its retention will');
@@ -300,10 +480,10 @@ export class BullMqJobQueue implements JobQueue {
     throw new ServiceError('CONFLICT', { details: 'idempotency key is being reused concurrently; retry' });
   }
 
-  private queueFor(name: QueueName): Promise<Queue<BullJobData, JobResults[JobKind], JobKind>> {
+  private queueFor(name: QueueName): Promise<Queue<BullData, unknown, string>> {
     let pending = this.queues.get(name);
     if (pending === undefined) {
-      const queue = new Queue<BullJobData, JobResults[JobKind], JobKind>(bullQueueName(name), {
+      const queue = new Queue<BullData, unknown, string>(bullQueueName(name), {
         connection: this.redis,
         prefix: bullPrefixOf(this.options.prefix),
       });
@@ -325,7 +505,7 @@ export class BullMqJobQueue implements JobQueue {
    * The job's state, then its hash: read in that order, a finished state always comes with its
    * result or failedReason (the other order can pair a stale hash with a fresh "failed").
    */
-  private async findJob(id: string, queueHint?: QueueName): Promise<{ job: BullJob; state: JobState } | undefined> {
+  private async findJob(id: string, queueHint?: QueueName): Promise<{ job: AnyBullJob; state: JobState } | undefined> {
     const owner = queueHint ?? (await this.redis.get(this.ownerKey(id)));
     const hinted = QUEUE_NAMES.find((name) => name === owner);
     // No (or a stale) owner key: ids are unique across queues, so ask each.
@@ -362,7 +542,7 @@ export class BullMqJobQueue implements JobQueue {
     const found = await failFast(this.redis, () => this.findJob(id, queueHint));
     if (found === undefined) throw new ServiceError('NOT_FOUND', { details: `job ${id} no longer exists` });
     const { job, state } = found;
-    if (state === 'completed') return { state, result: job.returnvalue };
+    if (state === 'completed') return { state, result: job.returnvalue as JobResults[JobKind] };
     if (state === 'failed') return { state, error: parseFailedReason(job.failedReason) };
     return undefined;
   }
@@ -408,11 +588,65 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   private onMessage(text: string): void {
+    const bundle = parseBundleMessage(text);
+    if (bundle !== undefined) {
+      if (bundle.state === 'completed') {
+        this.waiters.wake(bundle.id, { state: 'completed', result: bundle.outcomes as unknown as JobResults[JobKind] });
+      } else {
+        // Final items of an attempt retried for its other items: answered now.
+        this.sentBundles.get(bundle.id)?.forEach((run, index) => {
+          const outcome = bundle.outcomes[index];
+          if (outcome !== null && outcome !== undefined) settleWith(run, outcome);
+        });
+      }
+      return;
+    }
     const message = parseJobFinishedMessage(text);
     if (message === undefined) return;
     this.waiters.wake(message.id, outcomeOf(message));
     this.finished.emit('finished', message.id);
   }
+}
+
+function settle(run: BundledRun, outcome: { result: JobResults[BundleKind] } | { error: unknown }): void {
+  if (run.settled) return;
+  run.settled = true;
+  if ('result' in outcome) run.resolve(outcome.result);
+  else run.reject(outcome.error);
+}
+
+/** An item's outcome as the worker sent it; none (a reply shorter than its bundle) reads as INTERNAL_ERROR. */
+function settleWith(run: BundledRun, outcome: BundleOutcome | null): void {
+  if (outcome === null) settle(run, { error: fromJobError(parseFailedReason(undefined)) });
+  else if ('result' in outcome) settle(run, outcome);
+  else settle(run, { error: fromJobError(outcome.error) });
+}
+
+/** The inline data a small job carries, in string length: what a bundle's size bound counts. */
+function inlineBytes(payload: JobPayloads[BundleKind]): number {
+  const extra = 'key' in payload ? payload.key.length : 'expected' in payload ? payload.expected.length : 0;
+  return payload.data.length + extra;
+}
+
+/** A signal that aborts once every one of `signals` has (none if some run has no caller signal). */
+function allAborted(signals: Array<AbortSignal | undefined>): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (signals.some((signal) => signal === undefined)) return { signal: undefined, dispose: () => undefined };
+  const controller = new AbortController();
+  let gone = 0;
+  const onAbort = (): void => {
+    gone += 1;
+    if (gone === signals.length) controller.abort();
+  };
+  for (const signal of signals) {
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const signal of signals) signal?.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 /** Settles as `promise` does, or rejects after `ms`. */

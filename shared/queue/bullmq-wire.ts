@@ -26,6 +26,94 @@ export interface BullJobData<K extends JobKind = JobKind> {
 export type BullJob = Job<BullJobData, JobResults[JobKind], JobKind>;
 
 /**
+ * Synchronous small jobs (inline data, no Idempotency-Key) an API node received in one event-loop
+ * turn travel as one BullMQ job named BUNDLE_JOB_NAME (bullmq-queue.ts): the worker runs each item
+ * with the kind's handler and answers every item's outcome in one message. docs/decisions.md
+ * "Jobs and modes".
+ */
+export const BUNDLE_JOB_NAME = 'bundle';
+export const BUNDLE_KINDS = ['hash', 'hmac', 'verify'] as const;
+export type BundleKind = (typeof BUNDLE_KINDS)[number];
+
+export function isBundleKind(kind: JobKind): kind is BundleKind {
+  return kind === 'hash' || kind === 'hmac' || kind === 'verify';
+}
+
+export interface BundleItem<K extends BundleKind = BundleKind> {
+  kind: K;
+  accountId: string;
+  payload: JobPayloads[K];
+  trace?: TraceContext;
+}
+
+/** An item's outcome as a bundle's return value carries it; null: not final yet (retried). */
+export type BundleOutcome = { result: JobResults[BundleKind] } | { error: JobErrorInfo };
+
+export interface BullBundleData {
+  bundle: BundleItem[];
+  /** The submitting node's channel, as BullJobData's. */
+  replyTo?: string;
+  /** Items answered by an attempt that was then retried for its other items: never run again. */
+  answered?: Record<string, BundleOutcome>;
+}
+
+/** Ordinary jobs and bundles, as they are read back from a queue. */
+export type BullData = BullJobData | BullBundleData;
+export type AnyBullJob = Job<BullData, unknown, string>;
+
+export function isBundleData(data: BullData): data is BullBundleData {
+  return Array.isArray((data as Partial<BullBundleData>).bundle);
+}
+
+/** A bundle item's public job id: the bundle's id and the item's index (JOB_TIMEOUT names it). */
+export function bundleItemId(bundleId: string, index: number): string {
+  return `${bundleId}.${index}`;
+}
+
+const BUNDLE_ITEM_ID = /^([0-9a-f-]{36})\.(\d{1,4})$/;
+
+export function parseBundleItemId(id: string): { bundleId: string; index: number } | undefined {
+  const match = BUNDLE_ITEM_ID.exec(id);
+  return match === null ? undefined : { bundleId: match[1]!, index: Number(match[2]) };
+}
+
+/**
+ * A bundle's message on its node's channel: every item's outcome once it completed, or, when an
+ * attempt ends with some items final and others retried (`partial`), the final ones, so they are
+ * answered at once instead of waiting out the others' backoff. A failed bundle sends the ordinary
+ * failed message.
+ */
+export interface BundleMessage {
+  id: string;
+  state: 'completed' | 'partial';
+  outcomes: Array<BundleOutcome | null>;
+}
+
+export function parseBundleMessage(text: string): BundleMessage | undefined {
+  if (!text.includes('"outcomes"')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, state, outcomes } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || (state !== 'partial' && state !== 'completed') || !Array.isArray(outcomes)) return undefined;
+  return { id, state, outcomes: outcomes.map(bundleOutcomeOf) };
+}
+
+/** One item's outcome from a bundle's return value or message, checked; anything else is not final. */
+export function bundleOutcomeOf(value: unknown): BundleOutcome | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { result, error } = value as Record<string, unknown>;
+  // The result is the handler's return value, trusted as a job's `returnvalue` is.
+  if (typeof result === 'object' && result !== null) return { result: result as JobResults[BundleKind] };
+  if (error !== undefined) return { error: jobErrorInfoOf(error) };
+  return null;
+}
+
+/**
  * Published by workers when a job completes or finally fails. On a node's own channel it carries
  * the outcome (`result` or `error`); on the shared channel only the id and state.
  */
@@ -66,7 +154,7 @@ export function finishedMessageOf(job: BullJob, state: JobFinishedMessage['state
  * How long BullMQ keeps a finished job: the `age` of its removeOnComplete or removeOnFail, which
  * the API node sets to JOB_RETENTION_SECONDS (bullmq-queue.ts). Undefined if the job names none.
  */
-export function finishedRetentionMs(job: BullJob, state: JobFinishedMessage['state']): number | undefined {
+export function finishedRetentionMs(job: Pick<AnyBullJob, 'opts'>, state: JobFinishedMessage['state']): number | undefined {
   const keep = state === 'completed' ? job.opts.removeOnComplete : job.opts.removeOnFail;
   return typeof keep === 'object' && 'age' in keep && typeof keep.age === 'number' ? keep.age * 1000 : undefined;
 }

@@ -15,7 +15,7 @@
  *   the API node waiting for it (`replyTo`), else by id on the shared job-events channel that
  *   onFinished listens to — and its blob is deleted.
  */
-import { UnrecoverableError, Worker } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { BlobStore } from '../blob/types.js';
 import { isRetryableCode } from '../errors.js';
 import { blobOf, QUEUE_NAMES, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
@@ -26,19 +26,26 @@ import { jobRecorder } from '../metrics/record.js';
 import { traceFields } from '../trace.js';
 import {
   bullPrefixOf,
+  bundleItemId,
   finishedChannelOf,
   finishedMessageOf,
   finishedRetentionMs,
+  isBundleData,
   jobEventsChannel,
   parseFailedReason,
+  type AnyBullJob,
+  type BullBundleData,
+  type BullData,
   type BullJob,
-  type BullJobData,
+  type BundleItem,
+  type BundleMessage,
+  type BundleOutcome,
   type JobFinishedMessage,
 } from './bullmq-wire.js';
 import { toJobError } from './execute.js';
 import { closeRedis, createRedis } from './redis-connection.js';
 import { cappedBackoffDelay, DEFAULT_RETRY_POLICY } from './retry-policy.js';
-import type { JobHandler, JobHandlers, WorkerPool } from './types.js';
+import type { JobErrorInfo, JobHandler, JobHandlers, WorkerPool } from './types.js';
 
 export interface BullMqWorkersOptions {
   /** REDIS_URL. */
@@ -115,7 +122,95 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
     }
   };
 
-  const finish = (job: BullJob, state: JobFinishedMessage['state']): void => {
+  /**
+   * One item of a bundle, run and counted as the job it stands for (its own kind, trace and log
+   * lines, its id `<bundle id>.<index>`): its outcome, or null if it failed retryably with
+   * attempts left.
+   */
+  const runItem = async (job: AnyBullJob, item: BundleItem, index: number, attempt: number): Promise<BundleOutcome | null> => {
+    const { kind } = item;
+    const jobId = bundleItemId(job.id ?? '', index);
+    // The fields a job's child logger would bind, passed per line: a child per item costs more than its few lines.
+    const fields = { ...traceFields(item.trace), jobId, kind, attempt };
+    const started = Date.now();
+    if (attempt === 1) jobs.waited(kind, (started - job.timestamp) / 1000);
+    const handler = options.handlers[kind] as JobHandler<JobKind> | undefined;
+    // Not a kind this worker knows: final, as for an ordinary job.
+    if (handler === undefined) {
+      jobs.failed(kind, 'INTERNAL_ERROR');
+      logger.error(fields, 'job attempt failed: no handler for its kind');
+      return { error: { code: 'INTERNAL_ERROR', message: 'Internal error' } };
+    }
+    try {
+      const result = (await handler(item.payload, { jobId, blobs: options.blobs })) as JobResults[typeof kind];
+      jobs.completed(kind, 'queue');
+      logger.info({ ...fields, durationMs: Date.now() - started }, 'job completed');
+      return { result };
+    } catch (err) {
+      const info: JobErrorInfo = toJobError(err);
+      const retry = isRetryableCode(info.code) && attempt < (job.opts.attempts ?? 1);
+      if (retry) jobs.retried(kind, info.code);
+      else jobs.failed(kind, info.code);
+      if (info.code === 'INTERNAL_ERROR') logger.error({ ...fields, err, retry }, 'job attempt failed');
+      else logger.info({ ...fields, code: info.code, retry, durationMs: Date.now() - started }, 'job attempt failed');
+      return retry ? null : { error: info };
+    } finally {
+      jobs.ran(kind, (Date.now() - started) / 1000);
+    }
+  };
+
+  /**
+   * A bundle: every item not answered yet, at once. Items that failed retryably with attempts left
+   * make the bundle retry as a job would (backoff, `attempts`); the items already final are kept in
+   * its data and announced now, so they neither wait out that backoff nor run again.
+   */
+  const bundleProcessor = async (job: Job<BullBundleData>): Promise<BundleOutcome[]> => {
+    const attempt = job.attemptsMade + 1;
+    const answered = job.data.answered ?? {};
+    const outcomes = await Promise.all(
+      job.data.bundle.map((item, index) => {
+        const done = answered[String(index)];
+        return done === undefined ? runItem(job as AnyBullJob, item, index, attempt) : Promise.resolve(done);
+      }),
+    );
+    if (outcomes.every((outcome): outcome is BundleOutcome => outcome !== null)) return outcomes;
+    const final = Object.fromEntries(outcomes.flatMap((outcome, index) => (outcome === null ? [] : [[String(index), outcome]])));
+    await job.updateData({ ...job.data, answered: final });
+    announceBundle(job, { id: job.id ?? '', state: 'partial', outcomes });
+    const retried = job.data.bundle.filter((_, index) => outcomes[index] === null).length;
+    throw new RetryableJobError(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: `${retried} bundled job(s) to retry` }));
+  };
+
+  const announceBundle = (job: Job<BullBundleData, unknown>, message: BundleMessage): void => {
+    const channel = finishedChannelOf(prefix, job.data);
+    // Only the node that submitted a bundle waits for it; no other node has anything to learn.
+    if (channel === jobEventsChannel(prefix)) return;
+    publisher.publish(channel, JSON.stringify(message)).catch((err: unknown) => {
+      logger.warn({ err, jobId: job.id }, 'bundle message publish failed');
+    });
+  };
+
+  const dispatch = (job: AnyBullJob): Promise<unknown> =>
+    isBundleData(job.data) ? bundleProcessor(job as Job<BullBundleData>) : processor(job as BullJob);
+
+  const finish = (anyJob: AnyBullJob, state: JobFinishedMessage['state']): void => {
+    if (isBundleData(anyJob.data)) {
+      const bundle = anyJob as Job<BullBundleData, BundleOutcome[]>;
+      if (state === 'completed') {
+        announceBundle(bundle, { id: bundle.id ?? '', state, outcomes: bundle.returnvalue });
+      } else {
+        const channel = finishedChannelOf(prefix, bundle.data);
+        const message: JobFinishedMessage = { id: bundle.id ?? '', state, error: parseFailedReason(bundle.failedReason) };
+        if (channel !== jobEventsChannel(prefix)) {
+          publisher.publish(channel, JSON.stringify(message)).catch((err: unknown) => {
+            logger.warn({ err, jobId: bundle.id }, 'bundle message publish failed');
+          });
+        }
+      }
+      // A bundle has no owner key and no blob (its kinds carry their data inline).
+      return;
+    }
+    const job = anyJob as BullJob;
     // To the node waiting for it (with the outcome) if it names one, else to every node (bullmq-wire.ts).
     const channel = finishedChannelOf(prefix, job.data);
     const message = finishedMessageOf(job, state, channel !== jobEventsChannel(prefix));
@@ -151,7 +246,7 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
   };
 
   const workers = options.queues.map((name) => {
-    const worker = new Worker<BullJobData, JobResults[JobKind], JobKind>(bullQueueName(name), processor, {
+    const worker = new Worker<BullData, unknown, string>(bullQueueName(name), dispatch, {
       connection: base,
       prefix: bullPrefixOf(prefix),
       concurrency: options.concurrency,
@@ -199,7 +294,7 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
 }
 
 /** Let active jobs finish for up to `graceMs`, then close by force (their locks lapse; the jobs are retried). */
-async function closeGracefully(worker: Worker<BullJobData, JobResults[JobKind], JobKind>, graceMs: number): Promise<void> {
+async function closeGracefully(worker: Worker<BullData, unknown, string>, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {
     timer = setTimeout(() => resolve('expired'), graceMs);

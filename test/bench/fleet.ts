@@ -163,6 +163,27 @@ export class Fleet {
   }
 
   /**
+   * `count` API nodes sending everything through the queue, and the one worker of apiQueue: the
+   * scale-out scenario (the first node is apiQueue's own).
+   */
+  async apiQueueNodes(count: number): Promise<{ apis: ServerProcess[]; worker: ServerProcess }> {
+    const { api, worker } = await this.apiQueue();
+    const more = await Promise.all(
+      Array.from({ length: count - 1 }, (_, i) =>
+        this.once(`api-queue-${i + 2}`, async () =>
+          ServerProcess.start(
+            this.launchOptions(`sha224d api (queue) ${i + 2}`, ...this.entry('api'), {
+              ...(await this.distributedEnv()),
+              INLINE_MAX_BYTES: '0',
+            }),
+          ),
+        ),
+      ),
+    );
+    return { apis: [api, ...more], worker };
+  }
+
+  /**
    * Stops every server but Redis, so the next scenario starts fresh ones: a process's state after
    * one scenario (a heap grown under load, garbage not yet collected) must not price the next.
    */

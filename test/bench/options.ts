@@ -6,10 +6,10 @@
  *   --duration S       (BENCH_DURATION_SEC)   seconds of load per measurement (default 4; wrk takes whole seconds)
  *   --stream-mib N     (BENCH_STREAM_MIB)     size of the /v2/stream upload (default 256)
  *   --connections N    (BENCH_CONNECTIONS)    wrk connections for /v2/hash (default 64)
- *   --only a,b         (BENCH_ONLY)           scenarios to run: hash, batch, ws, stream, cold
+ *   --only a,b         (BENCH_ONLY)           scenarios to run: hash, batch, ws, stream, cold, scaleout
  *   BENCH_REDIS_URL    an existing Redis instead of a private one (its CPU then includes other clients')
  */
-export const SCENARIOS = ['hash', 'batch', 'ws', 'stream', 'cold'] as const;
+export const SCENARIOS = ['hash', 'batch', 'ws', 'stream', 'cold', 'scaleout'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

@@ -93,6 +93,15 @@ export function formatScenario(result: ScenarioResult): string {
     const split = r.median.cpuMicrosPerOpByProcess;
     if (split) {
       const each = Object.entries(split).map(([process, us]) => `${process} ${fixed(us, 1)}`);
+      // Several API nodes (scaleout): their CPU together per request is what each spends per request it serves.
+      const apis = Object.entries(split).filter(([process]) => process.startsWith('api-'));
+      if (apis.length > 1)
+        each.push(
+          `API nodes together ${fixed(
+            apis.reduce((a, [, us]) => a + us, 0),
+            1,
+          )}`,
+        );
       const redis = r.median.redisCommandsPerOp;
       const commands = redis === null ? '' : `; Redis commands/${result.op}: ${fixed(redis, 2)}`;
       lines.push(`  ${name}: CPU µs/${result.op} by process: ${each.join(', ')}${commands}`);

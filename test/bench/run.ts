@@ -8,7 +8,8 @@
  *   - POST /v2/batch, 1000 × 64 B, against the same parse + hash + serialise in one process;
  *   - /v2/ws hash messages against a bare ws server;
  *   - POST /v2/stream (256 MiB by default) MB/s and peak RSS against node:http hashing while receiving;
- *   - cold start to the first 200 against bare node:http.
+ *   - cold start to the first 200 against bare node:http;
+ *   - the queue path with 1 and with 3 API nodes (one worker): API CPU and Redis commands per request.
  *
  * Load comes from external generators (wrk; for ws and stream, node clients) pinned to core 1, the
  * servers to core 0 (procs.ts). Servers run with their default configuration, the request log
@@ -24,7 +25,15 @@ import { measureRounds } from './measure.js';
 import { parseOptions } from './options.js';
 import { pinHarness, placement, ROOT } from './procs.js';
 import { formatChanges, formatScenario, previousResults, scenarioResult, writeResults, type BenchResults } from './report.js';
-import { batchScenario, coldStartScenario, hashScenario, streamScenario, wsScenario, type Scenario } from './scenarios.js';
+import {
+  batchScenario,
+  coldStartScenario,
+  hashScenario,
+  scaleoutScenario,
+  streamScenario,
+  wsScenario,
+  type Scenario,
+} from './scenarios.js';
 
 function commit(): string {
   try {
@@ -56,6 +65,7 @@ async function main(): Promise<void> {
       ws: (options.quick ? [16] : [1, 16]).map((connections) => () => wsScenario(fleet, options, connections)),
       stream: [() => streamScenario(fleet, options)],
       cold: [() => Promise.resolve(coldStartScenario(fleet))],
+      scaleout: [() => scaleoutScenario(fleet, options)],
     };
     for (const group of options.only) {
       for (const build of builders[group]) {

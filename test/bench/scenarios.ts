@@ -296,3 +296,54 @@ export function coldStartScenario(fleet: Fleet): Scenario {
     ],
   };
 }
+
+/**
+ * The queue path with 1 and with 3 API nodes in front of one worker and the private Redis, each
+ * node under the same load (a third of `connections`, a wrk per node, at once; 3 nodes carry
+ * `connections` in all): the API nodes' CPU per request and Redis commands per request should not
+ * grow with the number of nodes (each node's outcomes come on its own channel, and how many jobs a
+ * bundle carries depends on the node's own load; docs/decisions.md "Jobs and modes").
+ */
+export async function scaleoutScenario(fleet: Fleet, options: BenchOptions): Promise<Scenario> {
+  const NODES = 3;
+  const [{ apis, worker }, redis] = await Promise.all([fleet.apiQueueNodes(NODES), fleet.redisServer()]);
+  const share = Math.max(1, Math.round(options.connections / NODES));
+  const load = (nodes: ServerProcess[]) => async (): Promise<LoadRun> => {
+    const runs = await Promise.all(nodes.map((n) => wrkRun(fleet, `${n.url}/v2/hash`, HASH_BODY, share, options.durationSec)()));
+    return {
+      ops: runs.reduce((a, r) => a + r.ops, 0),
+      seconds: Math.max(...runs.map((r) => r.seconds)),
+      p50Ms: Math.max(...runs.map((r) => r.p50Ms ?? 0)),
+      p99Ms: Math.max(...runs.map((r) => r.p99Ms ?? 0)),
+      errors: runs.reduce((a, r) => a + (r.errors ?? 0), 0),
+    };
+  };
+  const subject = (name: string, reference: boolean, nodes: ServerProcess[]): Subject => ({
+    name,
+    reference,
+    redisUrl: redis.url,
+    cpuProcesses: () => [
+      ...nodes.map((n, i) => ({ name: nodes.length > 1 ? `api-${i + 1}` : 'api', pid: n.pid })),
+      { name: 'worker', pid: worker.pid },
+      { name: 'redis', pid: redis.pid },
+    ],
+    rssPid: () => nodes[0]!.pid,
+    logs: () => [...nodes, worker],
+    run: load(nodes),
+    warmUp: async () => {
+      for (const n of nodes) await checkHash(name, n.url, fleet.apiKey);
+      await load(nodes)();
+    },
+  });
+  return {
+    id: 'scaleout',
+    group: 'scaleout',
+    title: `POST /v2/hash, 64 B, queue path (INLINE_MAX_BYTES=0), ${share} connections per API node, 1 or ${NODES} nodes, 1 worker (wrk)`,
+    unit: 'req/s',
+    op: 'req',
+    subjects: [
+      subject('queue path, 1 API node (+worker, Redis)', true, apis.slice(0, 1)),
+      subject(`queue path, ${NODES} API nodes (+worker, Redis)`, false, apis),
+    ],
+  };
+}

@@ -49,9 +49,13 @@ end
 `;
 }
 
+let runs = 0;
+
 export async function runWrk(options: WrkOptions): Promise<WrkResult> {
-  const bodyFile = path.join(options.workDir, `wrk-body-${process.pid}.txt`);
-  const scriptFile = path.join(options.workDir, `wrk-${process.pid}.lua`);
+  // A name per run: the scale-out scenario runs several at once.
+  const run = `${process.pid}-${++runs}`;
+  const bodyFile = path.join(options.workDir, `wrk-body-${run}.txt`);
+  const scriptFile = path.join(options.workDir, `wrk-${run}.lua`);
   fs.writeFileSync(bodyFile, options.body);
   fs.writeFileSync(scriptFile, script(options, bodyFile));
   const out = await runPinned('load', 'wrk', [

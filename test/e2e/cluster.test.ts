@@ -98,6 +98,27 @@ describe('distributed cluster (2 API nodes, 2 workers, Redis, PostgreSQL, s3rver
     expect((await post(queueOnly, '/v2/hash', { data: 'abc' })).body.hash).toBe(sha224Hex('abc'));
   });
 
+  it('requests of one moment, bundled on the queue path, answer as the inline path does, errors included', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['/v2/hash', { data: 'abc' }],
+      ['/v2/hash', { data: '00ff', encoding: 'hex', output: 'base64' }],
+      ['/v2/hash', { data: 'zz', encoding: 'hex' }],
+      ['/v2/verify', { data: 'abc', hash: sha224Hex('abc') }],
+      ['/v2/verify', { data: 'abc', hash: sha224Hex('abd') }],
+      ['/v2/hmac', { data: 'm', key: '0b0b', key_encoding: 'hex', output: 'base64' }],
+      ['/v2/hmac', { data: 'm', key: 'not hex', key_encoding: 'hex' }],
+    ];
+    // Three copies of every case at once, so the queue node's bundles mix kinds, successes and errors.
+    const all = [...cases, ...cases, ...cases];
+    const inline = await Promise.all(all.map(([path, body]) => post(c.url(0), path, body)));
+    const queued = await Promise.all(all.map(([path, body]) => post(queueOnly, path, body)));
+    all.forEach(([path], i) => {
+      expect(queued[i]!.status, path).toBe(inline[i]!.status);
+      expect(strip(queued[i]!.body), path).toEqual(strip(inline[i]!.body));
+    });
+    expect(queued.map((r) => r.status)).toEqual(expect.arrayContaining([200, 400]));
+  });
+
   it('an async file job submitted to node A is read from node B', async () => {
     const bytes = randomBytes(3 * 1024 * 1024);
     const form = fileForm(bytes, { filename: 'x.bin' });

@@ -57,13 +57,15 @@ function namespace(): string {
 }
 
 /** An API node's producer on `prefix`. */
-async function producer(prefix: string, maxWaiting?: number): Promise<BullMqJobQueue> {
+/** `bundleMaxItems: 1`: every synchronous job goes as a job of its own (the unbundled wire). */
+async function producer(prefix: string, maxWaiting?: number, bundleMaxItems?: number): Promise<BullMqJobQueue> {
   const queue = new BullMqJobQueue({
     connection,
     retentionMs: 60_000,
     logger,
     prefix,
     ...(maxWaiting === undefined ? {} : { maxWaiting }),
+    ...(bundleMaxItems === undefined ? {} : { bundleMaxItems }),
   });
   closers.push(() => queue.close());
   await queue.ping();
@@ -141,7 +143,7 @@ describe('finished jobs are announced to the node that waits for them', () => {
   it("a synchronous outcome goes to the submitting node's channel with its result or error: no read-back, no other node hears it", async () => {
     const prefix = namespace();
     const heard = await listenToAllChannels(prefix);
-    const nodeA = await producer(prefix);
+    const nodeA = await producer(prefix, undefined, 1);
     const nodeB = await producer(prefix);
     await workersOn(prefix);
     const heardByB: string[] = [];
@@ -188,7 +190,8 @@ describe('finished jobs are announced to the node that waits for them', () => {
 
   it('a worker that predates replyTo (an id-only message on the shared channel) still answers run, which reads the job', async () => {
     const prefix = namespace();
-    const node = await producer(prefix);
+    // Unbundled: bundles need workers that know them, which is why workers are upgraded first.
+    const node = await producer(prefix, undefined, 1);
     const announcer = new Redis(connection);
     closers.push(() => Promise.resolve(announcer.disconnect()));
     // A plain BullMQ worker that announces the way the former workers did.
