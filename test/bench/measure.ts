@@ -27,6 +27,8 @@ export interface Subject {
   name: string;
   /** References are what the others are compared with. */
   reference: boolean;
+  /** Another subject of the scenario this one is also compared with (the queue path with the inline path). */
+  versus?: string;
   /** Processes whose CPU time is the subject's (server, worker, Redis), by a short name. */
   cpuProcesses: () => Array<{ name: string; pid: number }>;
   /** The process whose peak RSS is reported; none for an in-process reference. */

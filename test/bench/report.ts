@@ -45,6 +45,8 @@ export function scenarioResult(scenario: Scenario, samples: Map<Subject, Sample[
     for (const reference of references) {
       if (reference !== subject) vs[reference.name] = ratio(rounds, samples.get(reference) ?? []);
     }
+    const versus = scenario.subjects.find((other) => other.name === subject.versus);
+    if (versus !== undefined) vs[versus.name] = ratio(rounds, samples.get(versus) ?? []);
     subjects[subject.name] = { reference: subject.reference, median: medianSample(rounds), rounds, vs };
   }
   return { title: scenario.title, unit: scenario.unit, op: scenario.op, subjects };

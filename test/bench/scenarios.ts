@@ -60,6 +60,8 @@ const wrkRun = (fleet: Fleet, url: string, body: string, connections: number, du
   return { ops: r.requests, seconds: r.durationSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors };
 };
 
+const INLINE = 'sha224d distributed, inline (+Redis)';
+
 /** POST /v2/hash, 64 B, against both references and every way sha224d serves it. */
 export async function hashScenario(fleet: Fleet, options: BenchOptions): Promise<Scenario> {
   const [bare, express, embedded, inline, queue, redis] = await Promise.all([
@@ -94,17 +96,21 @@ export async function hashScenario(fleet: Fleet, options: BenchOptions): Promise
       subject('bare node:http', true, bare, [], []),
       subject('bare Express 5', true, express, [], []),
       subject('sha224d embedded', false, embedded, [], [embedded]),
-      subject('sha224d distributed, inline (+Redis)', false, inline, [{ name: 'redis', pid: redis.pid }], [inline]),
-      subject(
-        'sha224d queue path, 1 worker (+worker, Redis)',
-        false,
-        queue.api,
-        [
-          { name: 'worker', pid: queue.worker.pid },
-          { name: 'redis', pid: redis.pid },
-        ],
-        [queue.api, queue.worker],
-      ),
+      subject(INLINE, false, inline, [{ name: 'redis', pid: redis.pid }], [inline]),
+      {
+        ...subject(
+          'sha224d queue path, 1 worker (+worker, Redis)',
+          false,
+          queue.api,
+          [
+            { name: 'worker', pid: queue.worker.pid },
+            { name: 'redis', pid: redis.pid },
+          ],
+          [queue.api, queue.worker],
+        ),
+        // Its own yardstick: what the queue costs over hashing on the API node (README "Performance").
+        versus: INLINE,
+      },
     ],
   };
 }
@@ -200,7 +206,7 @@ export async function wsScenario(fleet: Fleet, options: BenchOptions, connection
 
 /** One chunked /v2/stream upload per round against a bare node:http server hashing while it receives. */
 export async function streamScenario(fleet: Fleet, options: BenchOptions): Promise<Scenario> {
-  const [bare, embedded] = await Promise.all([fleet.bare(), fleet.embedded()]);
+  const [bare, embedded, api, redis] = await Promise.all([fleet.bare(), fleet.embedded(), fleet.apiInline(), fleet.redisServer()]);
   const upload = async (name: string, origin: string, bytes: number): Promise<LoadRun> => {
     const out = await runPinned('load', process.execPath, [
       path.join(ROOT, 'test', 'bench', 'stream-client.mjs'),
@@ -215,12 +221,13 @@ export async function streamScenario(fleet: Fleet, options: BenchOptions): Promi
     }
     return { ops: bytes / 1e6, seconds: r.seconds };
   };
-  const subject = (name: string, reference: boolean, proc: ServerProcess): Subject => ({
+  const subject = (name: string, reference: boolean, proc: ServerProcess, withRedis = false): Subject => ({
     name,
     reference,
-    cpuProcesses: () => [{ name: 'server', pid: proc.pid }],
+    cpuProcesses: () => [{ name: withRedis ? 'api' : 'server', pid: proc.pid }, ...(withRedis ? [{ name: 'redis', pid: redis.pid }] : [])],
     rssPid: () => proc.pid,
     ...(reference ? {} : { logs: () => [proc] }),
+    ...(withRedis ? { redisUrl: redis.url } : {}),
     run: () => upload(name, proc.url, options.streamBytes),
     warmUp: () => upload(name, proc.url, 16 * 1024 * 1024),
   });
@@ -230,7 +237,12 @@ export async function streamScenario(fleet: Fleet, options: BenchOptions): Promi
     title: `POST /v2/stream, ${(options.streamBytes / 1024 / 1024).toFixed(0)} MiB chunked, one upload per round`,
     unit: 'MB/s',
     op: 'MB',
-    subjects: [subject('bare node:http hashing while receiving', true, bare), subject('sha224d embedded', false, embedded)],
+    subjects: [
+      subject('bare node:http hashing while receiving', true, bare),
+      subject('sha224d embedded', false, embedded),
+      // A synchronous upload is hashed on the API node as it arrives in either mode (docs/decisions.md).
+      subject('sha224d distributed API node (+Redis)', false, api, true),
+    ],
   };
 }
 
