@@ -134,7 +134,8 @@ export class Fleet {
     return { url, pid, ...(proc ? { proc } : {}) };
   }
 
-  private async distributedEnv(): Promise<Record<string, string>> {
+  /** What an API node or worker of this fleet is started with: the private Redis, the shared data directory. */
+  async distributedEnv(): Promise<Record<string, string>> {
     const redis = await this.redisServer();
     return { DATA_DIR: this.dataDir, REDIS_URL: redis.url, QUEUE_PREFIX: `bench${process.pid}`, PORT: '0' };
   }

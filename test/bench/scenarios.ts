@@ -289,13 +289,14 @@ export function coldStartScenario(fleet: Fleet): Scenario {
       await proc.stop();
     }
   };
-  const subject = (name: string, reference: boolean, args: string[], env: Record<string, string>): Subject => ({
+  const subject = (name: string, reference: boolean, args: string[], env: () => Promise<Record<string, string>>): Subject => ({
     name,
     reference,
     cpuProcesses: () => [],
-    run: () => start(name, process.execPath, args, env),
-    warmUp: () => start(name, process.execPath, args, env),
+    run: async () => start(name, process.execPath, args, await env()),
+    warmUp: async () => start(name, process.execPath, args, await env()),
   });
+  const fixed = (env: Record<string, string>) => () => Promise.resolve(env);
   return {
     id: 'cold',
     group: 'cold',
@@ -303,8 +304,12 @@ export function coldStartScenario(fleet: Fleet): Scenario {
     unit: 'ms',
     op: 'start',
     subjects: [
-      subject('bare node:http', true, [path.join(ROOT, 'test', 'bench', 'bare-server.mjs')], {}),
-      subject('sha224d embedded', false, ['--enable-source-maps', path.join(ROOT, 'dist', 'embedded.js')], fleet.embeddedEnv()),
+      subject('bare node:http', true, [path.join(ROOT, 'test', 'bench', 'bare-server.mjs')], fixed({})),
+      subject('sha224d embedded', false, ['--enable-source-maps', path.join(ROOT, 'dist', 'embedded.js')], fixed(fleet.embeddedEnv())),
+      // Its peak RSS is the distributed API node's footprint after its first request.
+      subject('sha224d distributed API node (+Redis)', false, ['--enable-source-maps', path.join(ROOT, 'dist', 'api.js')], () =>
+        fleet.distributedEnv(),
+      ),
     ],
   };
 }
