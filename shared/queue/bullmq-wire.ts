@@ -89,16 +89,22 @@ export interface BundleMessage {
   outcomes: Array<BundleOutcome | null>;
 }
 
-export function parseBundleMessage(text: string): BundleMessage | undefined {
-  if (!text.includes('"outcomes"')) return undefined;
+/** A message's JSON object, or undefined if the text is not one. */
+function jsonObjectOf(text: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { id, state, outcomes } = value as Record<string, unknown>;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+export function parseBundleMessage(text: string): BundleMessage | undefined {
+  if (!text.includes('"outcomes"')) return undefined;
+  const value = jsonObjectOf(text);
+  if (value === undefined) return undefined;
+  const { id, state, outcomes } = value;
   if (typeof id !== 'string' || (state !== 'partial' && state !== 'completed') || !Array.isArray(outcomes)) return undefined;
   return { id, state, outcomes: outcomes.map(bundleOutcomeOf) };
 }
@@ -161,14 +167,9 @@ export function finishedRetentionMs(job: Pick<AnyBullJob, 'opts'>, state: JobFin
 
 /** A message as received, checked field by field; undefined if it is not one. */
 export function parseJobFinishedMessage(text: string): JobFinishedMessage | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { id, state, result, error } = value as Record<string, unknown>;
+  const value = jsonObjectOf(text);
+  if (value === undefined) return undefined;
+  const { id, state, result, error } = value;
   if (typeof id !== 'string' || id.length === 0) return undefined;
   // The result is the handler's return value, trusted as the job's `returnvalue` in Redis is.
   if (state === 'completed') return result === undefined ? { id, state } : { id, state, result: result as JobResults[JobKind] };

@@ -5,23 +5,19 @@
  * Redis, a fresh namespace per test.
  */
 import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
-import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
+import type { HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { createMetrics, type Metrics } from '../../shared/metrics/catalogue.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
 import type { JobHandlers } from '../../shared/queue/types.js';
 import { createJobHandlers } from '../../workers/registry.js';
-import { finished } from './contract.js';
+import { failureOf, finished } from './contract.js';
 import { createTestHandlers, digestOf } from './handlers.js';
-import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
+import { SHARED_REDIS_URL } from './redis-helpers.js';
+import { useBullMqFixture } from './bullmq-fixture.js';
 
 const connection = SHARED_REDIS_URL;
 const logger = createLogger('silent');
@@ -29,32 +25,9 @@ const hash = (data: string): HashJob => ({ data, encoding: 'utf8' });
 const accountId = 'acct-bundles';
 const sha224 = (data: string): string => createHash('sha224').update(data).digest('hex');
 
-let blobDir: string;
-let blobs: LocalDiskBlobStore;
-let redis: Redis;
+const fx = useBullMqFixture('bullmq-bundles-');
+const { closers, namespace } = fx;
 const test = createTestHandlers();
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  blobDir = await mkdtemp(path.join(tmpdir(), 'bullmq-bundles-'));
-  blobs = new LocalDiskBlobStore(blobDir);
-  redis = new Redis(connection);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-afterAll(async () => {
-  redis.disconnect();
-  await rm(blobDir, { recursive: true, force: true });
-});
-
-function namespace(): string {
-  const prefix = freshPrefix();
-  closers.push(() => dropPrefix(connection, prefix));
-  return prefix;
-}
 
 async function producer(prefix: string): Promise<BullMqJobQueue> {
   const queue = new BullMqJobQueue({ connection, retentionMs: 60_000, logger, prefix, attempts: 3, backoffMs: 20 });
@@ -64,18 +37,7 @@ async function producer(prefix: string): Promise<BullMqJobQueue> {
 }
 
 async function workersOn(prefix: string, handlers: JobHandlers = test.handlers, metrics?: Metrics): Promise<void> {
-  const pool = await startBullMqWorkers({
-    connection,
-    handlers,
-    blobs,
-    queues: QUEUE_NAMES,
-    concurrency: 4,
-    logger,
-    blobRetentionMs: 0,
-    prefix,
-    ...(metrics === undefined ? {} : { metrics }),
-  });
-  closers.push(() => pool.close());
+  await fx.workersOn(prefix, handlers, metrics);
 }
 
 /** Messages on the node channels of `prefix` (bundles answer there only). */
@@ -92,17 +54,8 @@ async function nodeMessages(prefix: string): Promise<Array<Record<string, unknow
 
 /** Keys of the namespace naming a job (a UUID), or a queue's job lists. */
 async function jobKeysOf(prefix: string): Promise<string[]> {
-  const keys = await redis.keys(`${prefix}:*`);
+  const keys = await fx.redis.keys(`${prefix}:*`);
   return keys.filter((key) => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(key) || /:(wait|active|delayed|prioritized|completed|failed)$/.test(key));
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(outcome).toBeInstanceOf(ServiceError);
-  return outcome as ServiceError;
 }
 
 const bundleIdOf = (jobId: string | undefined): string | undefined => jobId?.split('.')[0];

@@ -4,23 +4,19 @@
  * QUEUE_MAX_WAITING bound across nodes. Every test has a fresh namespace on the machine's Redis.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../shared/errors.js';
 import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { bullQueueName } from '../../shared/naming.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
 import type { WorkerPool } from '../../shared/queue/types.js';
-import { finished } from './contract.js';
+import { failureOf, finished } from './contract.js';
 import { createTestHandlers, digestOf } from './handlers.js';
-import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
+import { SHARED_REDIS_URL } from './redis-helpers.js';
+import { useBullMqFixture } from './bullmq-fixture.js';
 
 const connection = SHARED_REDIS_URL;
 const logger = createLogger('silent');
@@ -28,33 +24,9 @@ const hash = (data: string): HashJob => ({ data, encoding: 'utf8' });
 const accountId = 'acct-delivery';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
-let blobDir: string;
-let blobs: LocalDiskBlobStore;
-let redis: Redis;
+const fx = useBullMqFixture('bullmq-delivery-');
+const { closers, namespace } = fx;
 const test = createTestHandlers();
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  blobDir = await mkdtemp(path.join(tmpdir(), 'bullmq-delivery-'));
-  blobs = new LocalDiskBlobStore(blobDir);
-  redis = new Redis(connection);
-});
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-afterAll(async () => {
-  redis.disconnect();
-  await rm(blobDir, { recursive: true, force: true });
-});
-
-/** A namespace of its own, dropped after the test. */
-function namespace(): string {
-  const prefix = freshPrefix();
-  closers.push(() => dropPrefix(connection, prefix));
-  return prefix;
-}
 
 /** An API node's producer on `prefix`. */
 /** `bundleMaxItems: 1`: every synchronous job goes as a job of its own (the unbundled wire). */
@@ -72,26 +44,13 @@ async function producer(prefix: string, maxWaiting?: number, bundleMaxItems?: nu
   return queue;
 }
 
-async function workersOn(prefix: string): Promise<WorkerPool> {
-  const pool = await startBullMqWorkers({
-    connection,
-    handlers: test.handlers,
-    blobs,
-    queues: QUEUE_NAMES,
-    concurrency: 4,
-    logger,
-    blobRetentionMs: 0,
-    prefix,
-  });
-  closers.push(() => pool.close());
-  return pool;
-}
+const workersOn = (prefix: string): Promise<WorkerPool> => fx.workersOn(prefix, test.handlers);
 
 async function keysOf(prefix: string): Promise<string[]> {
   const found: string[] = [];
   let cursor = '0';
   do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    const [next, keys] = await fx.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     cursor = next;
     found.push(...keys);
   } while (cursor !== '0');
@@ -104,15 +63,6 @@ async function jobKeysOf(prefix: string): Promise<string[]> {
     ['wait', 'active', 'delayed', 'prioritized', 'completed', 'failed'].map((set) => `${prefix}:${bullQueueName(name)}:${set}`),
   );
   return (await keysOf(prefix)).filter((key) => UUID.test(key) || queueKeys.includes(key));
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(outcome).toBeInstanceOf(ServiceError);
-  return outcome as ServiceError;
 }
 
 /** Every Redis command `queue`'s own connection sends (BullMQ's Queue objects share it). */
@@ -162,7 +112,7 @@ describe('finished jobs are announced to the node that waits for them', () => {
     const { id: asyncId } = await nodeA.submit('hash', hash(`async-${randomUUID()}`), { accountId });
     await finished(nodeA, asyncId);
     const marker = randomUUID();
-    await redis.publish(`${prefix}:sha224d:job-events`, JSON.stringify({ id: marker, state: 'completed' }));
+    await fx.redis.publish(`${prefix}:sha224d:job-events`, JSON.stringify({ id: marker, state: 'completed' }));
     await expect.poll(() => heardByB.includes(marker) && heard.some((h) => h.message.id === marker), { timeout: 5000 }).toBe(true);
 
     const okId = test.jobIds.get(ok)!;
@@ -233,7 +183,9 @@ describe('what a synchronous job leaves in Redis', () => {
     const idempotencyKey = randomUUID();
     await expect(nodeA.run('hash', hash(data), { accountId, idempotencyKey, timeoutMs: 10_000 })).resolves.toEqual(digestOf(data));
     const id = test.jobIds.get(data)!;
-    expect(await redis.exists(`${prefix}:${bullQueueName('hash')}:${id}`, `${prefix}:sha224d:idem:${accountId}:${idempotencyKey}`)).toBe(2);
+    expect(await fx.redis.exists(`${prefix}:${bullQueueName('hash')}:${id}`, `${prefix}:sha224d:idem:${accountId}:${idempotencyKey}`)).toBe(
+      2,
+    );
     await expect(nodeB.run('hash', hash(data), { accountId, idempotencyKey, timeoutMs: 10_000 })).resolves.toEqual(digestOf(data));
     await expect(nodeA.run('hash', hash(data), { accountId, idempotencyKey, timeoutMs: 10_000 })).resolves.toEqual(digestOf(data));
     expect(test.calls.get(data)).toBe(1);
@@ -271,7 +223,7 @@ describe('jobs nobody waits for any more (no workers running)', () => {
       (err: unknown) => err,
     );
     const waitList = `${prefix}:${bullQueueName('hash')}:wait`;
-    await expect.poll(() => redis.llen(waitList), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => fx.redis.llen(waitList), { timeout: 5000 }).toBe(1);
     const reason = new ServiceError('INVALID_INPUT', { message: 'Request was aborted' });
     caller.abort(reason);
     expect(await outcome).toBe(reason);
@@ -304,7 +256,7 @@ describe('QUEUE_MAX_WAITING', () => {
       )
       .toBe(true);
     expect(accepted.length).toBeGreaterThanOrEqual(3);
-    expect(await redis.llen(`${prefix}:${bullQueueName('hash')}:wait`)).toBe(accepted.length);
+    expect(await fx.redis.llen(`${prefix}:${bullQueueName('hash')}:wait`)).toBe(accepted.length);
     expect(refused).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
       status: 503,

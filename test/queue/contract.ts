@@ -30,7 +30,8 @@ export type QueueHarnessFactory = (deps: { handlers: JobHandlers; blobs: BlobSto
 const hash = (data: string): HashJob => ({ data, encoding: 'utf8' });
 const account = (): string => `acct-${randomUUID()}`;
 
-async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
+/** The ServiceError `promise` rejects with; fails the test if it resolves or rejects otherwise. */
+export async function failureOf(promise: Promise<unknown>): Promise<ServiceError> {
   const outcome = await promise.then(
     () => undefined,
     (err: unknown) => err,
