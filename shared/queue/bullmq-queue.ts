@@ -49,11 +49,19 @@ import {
   type BullJobData,
   type BundleItem,
   type BundleKind,
-  type BundleOutcome,
 } from './bullmq-wire.js';
 import { currentTrace, traceFields } from '../trace.js';
 import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
 import { assertSameRequest, decodeIdempotencyRecord, encodeIdempotencyRecord } from './idempotency.js';
+import {
+  allAborted,
+  BundleCollector,
+  DEFAULT_BUNDLE_MAX_ITEMS,
+  settle,
+  settleWith,
+  type BundledRun,
+  type OpenBundle,
+} from './bundle-collector.js';
 import { JobWaiters, nextEvent, outcomeOf, type JobOutcome, type Watch } from './job-waiters.js';
 import { closeRedis, createRedis, failFast } from './redis-connection.js';
 import { cappedBackoff, DEFAULT_RETRY_POLICY } from './retry-policy.js';
@@ -78,31 +86,6 @@ export interface BullMqJobQueueOptions {
   bundleMaxItems?: number;
 }
 
-/**
- * Bounds of a bundle: its items' inline data (UTF-16 code units of the payload strings) stays
- * within BUNDLE_MAX_BYTES, so one bundle never holds a worker or Redis much longer than the
- * largest single job would; an item larger than that goes alone.
- */
-export const DEFAULT_BUNDLE_MAX_ITEMS = 64;
-export const BUNDLE_MAX_BYTES = 256 * 1024;
-
-/** A synchronous small job waiting for its bundle to be sent and answered. */
-interface BundledRun {
-  item: BundleItem;
-  signal: AbortSignal | undefined;
-  resolve: (result: JobResults[BundleKind]) => void;
-  reject: (err: unknown) => void;
-  settled: boolean;
-}
-
-interface OpenBundle {
-  queueName: QueueName;
-  timeoutMs: number;
-  deadline: number;
-  runs: BundledRun[];
-  bytes: number;
-}
-
 /** Owner keys outlive the job's retention by this much, covering time spent queued. */
 const OWNER_KEY_SLACK_MS = 24 * 3600 * 1000;
 const FIRST_POLL_MS = 1000;
@@ -124,8 +107,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly bound: WaitingBound<QueueName>;
   private readonly jobOptions: JobsOptions;
   /** Bundles being filled in this event-loop turn, by queue and timeout; sent on setImmediate. */
-  private readonly open = new Map<string, OpenBundle>();
-  private flushScheduled = false;
+  private readonly collector: BundleCollector;
   /** Sent bundles' runs by bundle id, for their messages (partial outcomes). */
   private readonly sentBundles = new Map<string, BundledRun[]>();
   private closing: Promise<void> | undefined;
@@ -147,6 +129,7 @@ export class BullMqJobQueue implements JobQueue {
     if (!Number.isInteger(backoffMs) || backoffMs < 0) throw new RangeError('backoffMs must be a non-negative integer');
     if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
       throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-]');
+    this.collector = new BundleCollector(this.options.bundleMaxItems, (bundle) => void this.sendBundle(bundle));
     this.bound = new WaitingBound<QueueName>({ maxWaiting, count: (name) => this.untakenCount(name) });
     this.nodeChannel = nodeEventsChannel(prefix, randomUUID());
 
@@ -248,39 +231,10 @@ export class BullMqJobQueue implements JobQueue {
    */
   private runBundled(kind: BundleKind, payload: JobPayloads[BundleKind], options: RunOptions): Promise<JobResults[BundleKind]> {
     if (this.closing) return Promise.reject(new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' }));
-    const { timeoutMs, signal } = options;
-    const queueName = QUEUE_OF_KIND[kind];
-    const key = `${queueName} ${timeoutMs}`;
     const item: BundleItem = { kind, accountId: options.accountId, payload };
     const trace = traceFields(currentTrace());
     if (trace.requestId !== undefined || trace.traceparent !== undefined) item.trace = trace;
-    const bytes = inlineBytes(payload);
-    let open = this.open.get(key);
-    if (open !== undefined && (open.runs.length >= this.options.bundleMaxItems || open.bytes + bytes > BUNDLE_MAX_BYTES)) {
-      this.open.delete(key);
-      void this.sendBundle(open);
-      open = undefined;
-    }
-    if (open === undefined) {
-      open = { queueName, timeoutMs, deadline: Date.now() + timeoutMs, runs: [], bytes: 0 };
-      this.open.set(key, open);
-    }
-    const bundle = open;
-    bundle.bytes += bytes;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flushBundles());
-    }
-    return new Promise((resolve, reject) => {
-      bundle.runs.push({ item, signal, resolve, reject, settled: false });
-    });
-  }
-
-  private flushBundles(): void {
-    this.flushScheduled = false;
-    const bundles = [...this.open.values()];
-    this.open.clear();
-    for (const bundle of bundles) void this.sendBundle(bundle);
+    return this.collector.add(QUEUE_OF_KIND[kind], options.timeoutMs, item, options.signal);
   }
 
   /** Sends a bundle and settles each of its runs; never rejects. */
@@ -606,47 +560,6 @@ export class BullMqJobQueue implements JobQueue {
     this.waiters.wake(message.id, outcomeOf(message));
     this.finished.emit('finished', message.id);
   }
-}
-
-function settle(run: BundledRun, outcome: { result: JobResults[BundleKind] } | { error: unknown }): void {
-  if (run.settled) return;
-  run.settled = true;
-  if ('result' in outcome) run.resolve(outcome.result);
-  else run.reject(outcome.error);
-}
-
-/** An item's outcome as the worker sent it; none (a reply shorter than its bundle) reads as INTERNAL_ERROR. */
-function settleWith(run: BundledRun, outcome: BundleOutcome | null): void {
-  if (outcome === null) settle(run, { error: fromJobError(parseFailedReason(undefined)) });
-  else if ('result' in outcome) settle(run, outcome);
-  else settle(run, { error: fromJobError(outcome.error) });
-}
-
-/** The inline data a small job carries, in string length: what a bundle's size bound counts. */
-function inlineBytes(payload: JobPayloads[BundleKind]): number {
-  const extra = 'key' in payload ? payload.key.length : 'expected' in payload ? payload.expected.length : 0;
-  return payload.data.length + extra;
-}
-
-/** A signal that aborts once every one of `signals` has (none if some run has no caller signal). */
-function allAborted(signals: Array<AbortSignal | undefined>): { signal: AbortSignal | undefined; dispose: () => void } {
-  if (signals.some((signal) => signal === undefined)) return { signal: undefined, dispose: () => undefined };
-  const controller = new AbortController();
-  let gone = 0;
-  const onAbort = (): void => {
-    gone += 1;
-    if (gone === signals.length) controller.abort();
-  };
-  for (const signal of signals) {
-    if (signal?.aborted === true) onAbort();
-    else signal?.addEventListener('abort', onAbort, { once: true });
-  }
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      for (const signal of signals) signal?.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 /** Settles as `promise` does, or rejects after `ms`. */
