@@ -11,11 +11,12 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Duplex } from 'node:stream';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
-import { endWithError, rawErrorResponse } from '../http/raw-response.js';
+import { endWithError } from '../http/raw-response.js';
 import type { Listeners } from '../server.js';
 import type { RealtimeEngines } from './engines.js';
 import { resolveRealtimeOptions, type RealtimeOptions } from './options.js';
 import { isSocketIoTarget, SOCKET_IO_PATH, WS_PATH } from './paths.js';
+import { refuseUpgrade } from './refuse-upgrade.js';
 import type { SocketIoEndpoint } from './socketio.js';
 import type { WebSocketEndpoint, WebSocketStats } from './websocket.js';
 
@@ -72,16 +73,6 @@ export function attachRealtime(
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
-}
-
-/** An upgrade refused in the envelope of its path (the bytes websocket.ts's refusals write). */
-function refuseUpgrade(socket: Duplex, err: ServiceError, target: string | undefined): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(rawErrorResponse(err, target));
-  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** An endpoint built on first use; a failed load is logged, forgotten (the next use retries) and rethrown. */

@@ -3,7 +3,7 @@
  * node routes upgrades and socket.io's HTTP requests before either package is loaded (index.ts).
  */
 
-/** The /v2/ws endpoint (websocket.ts holds the same path for its refusals). */
+/** The /v2/ws endpoint. */
 export const WS_PATH = '/v2/ws';
 export const SOCKET_IO_PATH = '/socket.io';
 export const SOCKET_IO_NAMESPACE = '/v2';

@@ -26,8 +26,6 @@ import type { RealtimeOptions } from './options.js';
 import { SOCKET_IO_NAMESPACE, SOCKET_IO_PATH } from './paths.js';
 import { errorReply, HashSession, type Reply } from './session.js';
 
-export { SOCKET_IO_NAMESPACE, SOCKET_IO_PATH } from './paths.js';
-
 export interface SocketIoEndpoint {
   /**
    * The request or upgrade that made this endpoint: created on socket.io's first request

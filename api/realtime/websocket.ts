@@ -22,13 +22,11 @@ import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
 import { toServiceError } from '../http/error-handler.js';
-import { rawErrorResponse } from '../http/raw-response.js';
 import type { ConnectionLease, ConnectionRegistry } from './connection-limit.js';
 import { admitConnection, authenticateHandshake, handshakeAddress } from './handshake.js';
 import type { RealtimeOptions } from './options.js';
+import { refuseUpgrade } from './refuse-upgrade.js';
 import { HashSession, parseIncoming, type Reply } from './session.js';
-
-export const WS_PATH = '/v2/ws';
 
 interface Connection {
   ws: WebSocket;
@@ -52,22 +50,12 @@ export interface WebSocketStats {
 }
 
 export interface WebSocketEndpoint {
-  /** An upgrade request for WS_PATH. */
+  /** An upgrade request for /v2/ws (paths.ts WS_PATH). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Counters (tests, metrics). */
   stats(): WebSocketStats;
   /** Refuse new upgrades, let in-flight messages finish (up to closeGraceMs), close with 1001. */
   close(): Promise<void>;
-}
-
-/** Answer an upgrade request with an HTTP error in the v2 envelope, then close the socket. */
-export function refuseUpgrade(socket: Duplex, err: ServiceError): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(rawErrorResponse(err, WS_PATH));
-  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /**
