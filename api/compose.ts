@@ -62,7 +62,7 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
       oauth: createOAuthVerifier({ store: store.oauthServer }),
     });
   });
-  const bearerVerifier: TokenVerifier = { verify: async (token) => (await bearerVerifiers()).verify(token) };
+  const bearerVerifier: TokenVerifier = { verify: async (token) => (await bearerVerifiers.get()).verify(token) };
   // /oauth/* and the RFC 8414 metadata under /.well-known.
   const mounts = createOAuthMounts({ store, logger, publicUrl: config.PUBLIC_URL });
   const metrics = engines.metrics ?? processMetrics();

@@ -8,31 +8,49 @@ import type { RequestHandler } from 'express';
 import { ServiceError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 
-/** `load` run once, on the first call; a failure is logged and forgotten, and rejects with SERVICE_UNAVAILABLE. */
-export function onFirstUse<T>(name: string, logger: Logger, load: () => Promise<T>): () => Promise<T> {
+/** A part built on its first use. */
+export interface FirstUse<T> {
+  /**
+   * The part, loading it on the first call; a failure is logged and forgotten (the next call
+   * retries) and rejects with SERVICE_UNAVAILABLE.
+   */
+  get(): Promise<T>;
+  /** The part if it has been built. */
+  ready(): T | undefined;
+  /** The part once a load under way ends; undefined if none was started or it failed. */
+  settled(): Promise<T | undefined>;
+}
+
+export function onFirstUse<T>(name: string, logger: Logger, load: () => Promise<T>): FirstUse<T> {
   let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((err: unknown) => {
-      logger.error({ err }, `${name} could not be loaded`);
-      loading = undefined;
-      throw new ServiceError('SERVICE_UNAVAILABLE', { cause: err });
-    }));
+  let loaded: T | undefined;
+  return {
+    get: () =>
+      (loading ??= load().then(
+        (part) => (loaded = part),
+        (err: unknown) => {
+          logger.error({ err }, `${name} could not be loaded`);
+          loading = undefined;
+          throw new ServiceError('SERVICE_UNAVAILABLE', { cause: err });
+        },
+      )),
+    ready: () => loaded,
+    settled: () => (loading ? loading.catch(() => undefined) : Promise.resolve(loaded)),
+  };
 }
 
 /** A handler (an Express router, say) built on its first request; later requests go straight to it. */
 export function lazyHandler(name: string, logger: Logger, load: () => Promise<RequestHandler>): RequestHandler {
-  const get = onFirstUse(name, logger, load);
-  let handler: RequestHandler | undefined;
+  const part = onFirstUse(name, logger, load);
   return (req, res, next) => {
+    const handler = part.ready();
     if (handler !== undefined) {
       handler(req, res, next);
       return;
     }
-    get()
-      .then((loaded) => {
-        handler = loaded;
-        loaded(req, res, next);
-      })
+    part
+      .get()
+      .then((loaded) => loaded(req, res, next))
       .catch(next);
   };
 }

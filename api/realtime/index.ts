@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
 import { endWithError } from '../http/raw-response.js';
+import { onFirstUse, type FirstUse } from '../lazy.js';
 import type { Listeners } from '../server.js';
 import type { RealtimeEngines } from './engines.js';
 import { resolveRealtimeOptions, type RealtimeOptions } from './options.js';
@@ -75,36 +76,6 @@ export function attachRealtime(
   }
 }
 
-/** An endpoint built on first use; a failed load is logged, forgotten (the next use retries) and rethrown. */
-interface OnFirstUse<T> {
-  get(): Promise<T>;
-  /** The endpoint if built. */
-  ready(): T | undefined;
-  /** The endpoint once a load under way ends; undefined if none was started or it failed. */
-  settled(): Promise<T | undefined>;
-}
-
-function onFirstUse<T>(name: string, deps: ApiDeps, load: () => Promise<T>): OnFirstUse<T> {
-  let loading: Promise<T> | undefined;
-  let loaded: T | undefined;
-  return {
-    get() {
-      loading ??= load().then(
-        (endpoint) => (loaded = endpoint),
-        (err: unknown) => {
-          // A module of the bundle that cannot be loaded is a defect of the build, not of the request.
-          deps.logger.error({ err }, `${name} could not be loaded`);
-          loading = undefined;
-          throw err;
-        },
-      );
-      return loading;
-    },
-    ready: () => loaded,
-    settled: () => (loading ? loading.catch(() => undefined) : Promise.resolve(loaded)),
-  };
-}
-
 const shuttingDown = (): ServiceError => new ServiceError('SERVICE_UNAVAILABLE', { details: 'the server is shutting down' });
 
 function attach(
@@ -123,19 +94,19 @@ function attach(
   const adapter = engines.socketIoAdapter();
   let closing: Promise<void> | undefined;
 
-  const ws = onFirstUse<WebSocketEndpoint>('/v2/ws', deps, async () => {
+  const ws = onFirstUse<WebSocketEndpoint>('/v2/ws', deps.logger, async () => {
     const { createWebSocketEndpoint } = await import('./websocket.js');
     return createWebSocketEndpoint(deps, registry, options);
   });
   // Created in the turn its module arrives: from then on its engine serves /socket.io/ itself.
-  const io = onFirstUse<SocketIoEndpoint>('socket.io', deps, async () => {
+  const io = onFirstUse<SocketIoEndpoint>('socket.io', deps.logger, async () => {
     const { createSocketIoEndpoint } = await import('./socketio.js');
     return createSocketIoEndpoint(server, deps, registry, options, adapter);
   });
 
   /** An upgrade whose endpoint is not built yet: its socket waits (Node reads nothing from it meanwhile). */
   const upgradeOnceLoaded = (
-    endpoint: OnFirstUse<{ handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void }>,
+    endpoint: FirstUse<{ handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void }>,
     req: IncomingMessage,
     socket: Duplex,
     head: Buffer,
@@ -176,7 +147,7 @@ function attach(
   };
   server.on('upgrade', onUpgrade);
 
-  const closeIfBuilt = async (endpoint: OnFirstUse<{ close(): Promise<void> }>): Promise<void> => {
+  const closeIfBuilt = async (endpoint: FirstUse<{ close(): Promise<void> }>): Promise<void> => {
     await (await endpoint.settled())?.close();
   };
 
