@@ -1,4 +1,4 @@
-/** The admin CLI end to end, spawned as `npx tsx deploy/admin/cli.ts` on a temp SQLite DATA_DIR. */
+/** The admin CLI end to end, spawned as `node dist/admin.js` (what `npm run admin` runs) on a temp SQLite DATA_DIR. */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,7 @@ function admin(...args: string[]): Promise<Result> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'deploy/admin/cli.ts', ...args], { env }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['dist/admin.js', ...args], { env }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -131,7 +131,7 @@ describe('admin CLI', () => {
     expect(prod.stderr).not.toMatch(STACK_LINE);
   }, 180_000);
 
-  // Independent spawns, each ~2-4 s: run side by side.
+  // Independent spawns: run side by side.
   it.concurrent.for<[string[], RegExp]>([
     [['accounts', 'create', '--name', 'x', '--plan', 'gold'], /Allowed choices/],
     [['accounts', 'create', '--plan', 'pro'], /--name/],
