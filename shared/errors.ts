@@ -10,7 +10,7 @@
  * `retryable` says whether the same request can succeed later without changing it: a transient
  * fault (a Redis/S3/SQL outage, an unknown internal error, a limit that resets) is retryable; a
  * verdict on the request itself (bad input, an upstream's answer, an SSRF refusal, a size limit)
- * is final. BullMQ workers retry exactly the retryable codes (shared/queue/bullmq-workers.ts).
+ * is final. BullMQ workers retry exactly the retryable codes (workers/bullmq/processors.ts).
  */
 export const ERROR_CATALOG = {
   INVALID_INPUT: { status: 400, retryable: false, message: 'Invalid or missing required parameters' },

@@ -13,7 +13,7 @@ import { processMetrics } from '../shared/metrics/catalogue.js';
 import { setDependency } from '../shared/metrics/record.js';
 import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
 import { checkRedisAtStart } from '../shared/queue/redis-requirements.js';
-import { startBullMqWorkers } from '../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from './bullmq/pool.js';
 import { closeRedis, createRedis, failFast } from '../shared/queue/redis-connection.js';
 import { answersWithin, PROBE_TIMEOUT_MS } from '../shared/probe.js';
 import { onShutdown } from '../shared/shutdown.js';

@@ -1,6 +1,6 @@
 /**
- * Distributed mode's producer (§2): one BullMQ queue per QueueName, jobs run by
- * `startBullMqWorkers` in worker processes. Semantics match InProcessQueue; the contract suite in
+ * Distributed mode's producer: one BullMQ queue per QueueName (bullmq-jobs.ts), jobs run by
+ * `startBullMqWorkers` in worker processes (workers/bullmq/). Semantics match InProcessQueue; the contract suite in
  * test/queue/contract.ts runs against both.
  *
  * Synchronous waits never rely on BullMQ's QueueEvents (best-effort, trimmed) or
@@ -22,37 +22,31 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { Queue, type JobsOptions } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ServiceError } from '../errors.js';
-import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobResults, type QueueName } from '../jobs/contracts.js';
+import { QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
-import { bullQueueName, idempotencyRedisKey, jobOwnerRedisKey, namespacedRedisKey } from '../naming.js';
+import { idempotencyRedisKey, namespacedRedisKey } from '../naming.js';
 import {
   BUNDLE_JOB_NAME,
   bundleItemId,
   bundleOutcomeOf,
-  bullPrefixOf,
-  isBundleData,
   isBundleKind,
   jobEventsChannel,
-  mapState,
   nodeEventsChannel,
   parseBundleItemId,
   parseBundleMessage,
-  parseFailedReason,
   parseJobFinishedMessage,
-  type AnyBullJob,
   type BullBundleData,
-  type BullData,
-  type BullJob,
   type BullJobData,
   type BundleItem,
   type BundleKind,
 } from './bullmq-wire.js';
+import { claimIdempotencyKey } from './bullmq-idempotency.js';
+import { BullMqJobs, OWNER_KEY_SLACK_MS } from './bullmq-jobs.js';
 import { currentTrace, traceFields } from '../trace.js';
 import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
-import { assertSameRequest, decodeIdempotencyRecord, encodeIdempotencyRecord } from './idempotency.js';
 import {
   allAborted,
   BundleCollector,
@@ -62,10 +56,10 @@ import {
   type BundledRun,
   type OpenBundle,
 } from './bundle-collector.js';
-import { JobWaiters, nextEvent, outcomeOf, type JobOutcome, type Watch } from './job-waiters.js';
+import { JobWaiters, outcomeOf } from './job-waiters.js';
 import { closeRedis, createRedis, failFast } from './redis-connection.js';
 import { cappedBackoff, DEFAULT_RETRY_POLICY } from './retry-policy.js';
-import type { JobQueue, JobRecord, JobState, RunOptions, SubmitOptions } from './types.js';
+import type { JobQueue, JobRecord, RunOptions, SubmitOptions } from './types.js';
 import { DEFAULT_MAX_WAITING, WaitingBound } from './waiting-bound.js';
 
 export interface BullMqJobQueueOptions {
@@ -86,10 +80,6 @@ export interface BullMqJobQueueOptions {
   bundleMaxItems?: number;
 }
 
-/** Owner keys outlive the job's retention by this much, covering time spent queued. */
-const OWNER_KEY_SLACK_MS = 24 * 3600 * 1000;
-const FIRST_POLL_MS = 1000;
-const MAX_POLL_MS = 5000;
 const MAX_JOB_ID_LENGTH = 100;
 
 export class BullMqJobQueue implements JobQueue {
@@ -97,9 +87,7 @@ export class BullMqJobQueue implements JobQueue {
   private readonly redis: Redis;
   private readonly subscriber: Redis;
   private readonly subscribed: Promise<unknown>;
-  private readonly queues = new Map<QueueName, Promise<Queue<BullData, unknown, string>>>();
-  /** Every Queue ever built, closed on shutdown even if it never became ready. */
-  private readonly built = new Set<Queue<BullData, unknown, string>>();
+  private readonly jobs: BullMqJobs;
   private readonly finished = new EventEmitter();
   private readonly waiters = new JobWaiters();
   /** This node's channel: where the outcomes of the jobs `run` submits are published. */
@@ -130,7 +118,7 @@ export class BullMqJobQueue implements JobQueue {
     if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
       throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-]');
     this.collector = new BundleCollector(this.options.bundleMaxItems, (bundle) => void this.sendBundle(bundle));
-    this.bound = new WaitingBound<QueueName>({ maxWaiting, count: (name) => this.untakenCount(name) });
+    this.bound = new WaitingBound<QueueName>({ maxWaiting, count: (name) => this.jobs.untakenCount(name) });
     this.nodeChannel = nodeEventsChannel(prefix, randomUUID());
 
     const keepFor = { age: Math.ceil(retentionMs / 1000) };
@@ -142,6 +130,7 @@ export class BullMqJobQueue implements JobQueue {
     };
     this.finished.setMaxListeners(0);
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:producer' });
+    this.jobs = new BullMqJobs(this.redis, prefix, options.logger);
     this.subscriber = createRedis(options.connection, 'subscriber', { logger: options.logger, connectionName: 'sha224d:job-events' });
     this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
     this.subscribed = this.subscriber.subscribe(jobEventsChannel(prefix), this.nodeChannel);
@@ -168,12 +157,12 @@ export class BullMqJobQueue implements JobQueue {
         watch = this.waiters.watch(id);
       }
       // Only a job this run created is its to cancel or remove; a replayed one belongs to its key.
-      const outcome = await this.awaitOutcome(id, queueName, watch, deadline, created ? signal : undefined, !created);
+      const outcome = await this.jobs.awaitOutcome(id, queueName, watch, deadline, created ? signal : undefined, !created);
       if (outcome === undefined) {
-        if (created && (await this.cancelUntaken(queueName, id))) throw jobNotStarted(timeoutMs);
+        if (created && (await this.jobs.cancelUntaken(queueName, id))) throw jobNotStarted(timeoutMs);
         throw jobTimeout(id, timeoutMs);
       }
-      if (created && options.idempotencyKey === undefined) await this.forget(queueName, id);
+      if (created && options.idempotencyKey === undefined) await this.jobs.forget(queueName, id);
       if (outcome.state === 'failed') throw fromJobError(outcome.error);
       return outcome.result as JobResults[K];
     } finally {
@@ -188,11 +177,8 @@ export class BullMqJobQueue implements JobQueue {
   async get(id: string): Promise<JobRecord | undefined> {
     if (typeof id !== 'string' || id.length === 0 || id.length > MAX_JOB_ID_LENGTH || id.includes(':')) return undefined;
     const item = parseBundleItemId(id);
-    if (item !== undefined) return failFast(this.redis, () => this.bundleItemRecord(item.bundleId, item.index));
-    return failFast(this.redis, async () => {
-      const found = await this.findJob(id);
-      return found === undefined || isBundleData(found.job.data) ? undefined : this.toRecord(found.job as BullJob, found.state);
-    });
+    if (item !== undefined) return failFast(this.redis, () => this.jobs.bundleItemRecord(item.bundleId, item.index));
+    return failFast(this.redis, () => this.jobs.record(id));
   }
 
   onFinished(listener: (jobId: string) => void): () => void {
@@ -210,10 +196,8 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   private async shutdown(): Promise<void> {
-    const queues = [...this.built];
-    this.queues.clear();
-    this.built.clear();
-    const results = await Promise.allSettled([...queues.map((queue) => withinMs(queue.close(), 2000)), closeRedis(this.subscriber)]);
+    const [closedQueues, closedSubscriber] = await Promise.all([this.jobs.close(), Promise.allSettled([closeRedis(this.subscriber)])]);
+    const results = [...closedQueues, ...closedSubscriber];
     await closeRedis(this.redis);
     for (const result of results) {
       if (result.status === 'rejected') this.options.logger.warn({ err: result.reason as unknown }, 'queue close step failed');
@@ -258,14 +242,14 @@ export class BullMqJobQueue implements JobQueue {
         await this.subscribed;
         if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
         await this.bound.admit(queueName);
-        const queue = await this.queueFor(queueName);
+        const queue = await this.jobs.queueFor(queueName);
         const data: BullBundleData = { bundle: runs.map((run) => run.item), replyTo: this.nodeChannel };
         await queue.add(BUNDLE_JOB_NAME, data, { ...this.jobOptions, jobId: id });
       });
       added = true;
-      const outcome = await this.awaitOutcome(id, queueName, watch, open.deadline, everyCallerGone.signal, false);
+      const outcome = await this.jobs.awaitOutcome(id, queueName, watch, open.deadline, everyCallerGone.signal, false);
       if (outcome === undefined) {
-        if (await this.cancelUntaken(queueName, id, false)) {
+        if (await this.jobs.cancelUntaken(queueName, id, false)) {
           added = false;
           for (const run of runs) settle(run, { error: jobNotStarted(timeoutMs) });
         } else {
@@ -289,32 +273,7 @@ export class BullMqJobQueue implements JobQueue {
       everyCallerGone.dispose();
       this.sentBundles.delete(id);
     }
-    if (added && !keep) await this.forget(queueName, id, false);
-  }
-
-  /** A bundle item's record, from the bundle (GET /v2/jobs/{id} after JOB_TIMEOUT named it). */
-  private async bundleItemRecord(bundleId: string, index: number): Promise<JobRecord | undefined> {
-    const found = await this.findJob(bundleId, QUEUE_OF_KIND.hash);
-    if (found === undefined || !isBundleData(found.job.data)) return undefined;
-    const { job, state } = found;
-    const data = job.data as BullBundleData;
-    const item = data.bundle[index];
-    if (item === undefined) return undefined;
-    const returned = state === 'completed' && Array.isArray(job.returnvalue) ? (job.returnvalue as unknown[])[index] : undefined;
-    const outcome = data.answered?.[String(index)] ?? bundleOutcomeOf(returned);
-    const base = {
-      id: bundleItemId(bundleId, index),
-      kind: item.kind,
-      accountId: item.accountId,
-      payload: item.payload,
-      createdAt: job.timestamp,
-    };
-    const finishedAt = job.finishedOn === undefined ? {} : { finishedAt: job.finishedOn };
-    if (outcome !== null && 'result' in outcome) return { ...base, state: 'completed', result: outcome.result, ...finishedAt } as JobRecord;
-    if (outcome !== null) return { ...base, state: 'failed', error: outcome.error, ...finishedAt } as JobRecord;
-    if (state === 'failed') return { ...base, state, error: parseFailedReason(job.failedReason), ...finishedAt } as JobRecord;
-    if (state === 'completed') return { ...base, state: 'failed', error: parseFailedReason(undefined), ...finishedAt } as JobRecord;
-    return { ...base, state } as JobRecord;
+    if (added && !keep) await this.jobs.forget(queueName, id, false);
   }
 
   /** `replyTo`: the node channel the outcome goes to (`run`); undefined announces it to every node. */
@@ -328,7 +287,7 @@ export class BullMqJobQueue implements JobQueue {
     if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
     const queueName = QUEUE_OF_KIND[kind];
     const { retentionMs, prefix } = this.options;
-    const ownerKey = this.ownerKey(id);
+    const ownerKey = this.jobs.ownerKey(id);
     return failFast(this.redis, async () => {
       let idemKey: string | undefined;
       if (options.idempotencyKey === undefined) {
@@ -336,7 +295,13 @@ export class BullMqJobQueue implements JobQueue {
         await this.redis.set(ownerKey, queueName, 'PX', retentionMs + OWNER_KEY_SLACK_MS);
       } else {
         idemKey = namespacedRedisKey(prefix, idempotencyRedisKey(options.accountId, options.idempotencyKey));
-        const existing = await this.claimIdempotencyKey(idemKey, id, options.fingerprint, ownerKey, queueName);
+        const existing = await claimIdempotencyKey(this.redis, this.jobs, {
+          idemKey,
+          id,
+          fingerprint: options.fingerprint,
+          queueName,
+          retentionMs,
+        });
         if (existing !== undefined) return { id: existing, created: false };
       }
       const data: BullJobData<K> = { kind, accountId: options.accountId, payload };
@@ -346,7 +311,7 @@ export class BullMqJobQueue implements JobQueue {
       try {
         // A replay (above) is answered even while the queue is full; a new job is not.
         if (idemKey !== undefined) await this.bound.admit(queueName);
-        const queue = await this.queueFor(queueName);
+        const queue = await this.jobs.queueFor(queueName);
         await queue.add(kind, data, { ...this.jobOptions, jobId: id });
       } catch (err) {
         // A job that was not queued leaves nothing behind.
@@ -355,190 +320,6 @@ export class BullMqJobQueue implements JobQueue {
       }
       return { id, created: true };
     });
-  }
-
-  private ownerKey(id: string): string {
-    return namespacedRedisKey(this.options.prefix, jobOwnerRedisKey(id));
-  }
-
-  /** Jobs of the queue no worker has taken: waiting, and delayed (a retry's backoff). One count script. */
-  private async untakenCount(name: QueueName): Promise<number> {
-    const queue = await this.queueFor(name);
-    return queue.getJobCountByTypes('wait', 'prioritized', 'delayed');
-  }
-
-  /**
-   * Removes a job no worker holds (BullMQ refuses to remove a locked, i.e. active, job: a started
-   * job finishes). True if it was removed. A job that finished between the caller's last read and
-   * this call is removed too; its caller is told to retry, and the work is done twice.
-   */
-  private async cancelUntaken(queueName: QueueName, id: string, owned = true): Promise<boolean> {
-    try {
-      return await failFast(this.redis, async () => {
-        const queue = await this.queueFor(queueName);
-        if ((await queue.remove(id)) !== 1) return false;
-        if (owned) await this.redis.del(this.ownerKey(id));
-        return true;
-      });
-    } catch (err) {
-      this.options.logger.warn({ err, jobId: id }, 'cancelling a job nobody waits for failed');
-      return false;
-    }
-  }
-
-  /** A synchronous job has been answered: nothing of it stays in Redis (else its retention removes it). */
-  private async forget(queueName: QueueName, id: string, owned = true): Promise<void> {
-    try {
-      await failFast(this.redis, async () => {
-        const queue = await this.queueFor(queueName);
-        await Promise.all([queue.remove(id), owned ? this.redis.del(this.ownerKey(id)) : undefined]);
-      });
-    } catch (err) {
-      this.options.logger.warn({ err, jobId: id }, 'removing an answered synchronous job failed; its retention will');
-    }
-  }
-
-  /**
-   * SET NX the key to `id` and the request's fingerprint; if another job holds it, that job's id
-   * (or IDEMPOTENCY_KEY_REUSED if it was claimed by a different request). One round trip in the
-   * common case.
-   */
-  private async claimIdempotencyKey(
-    idemKey: string,
-    id: string,
-    fingerprint: string | undefined,
-    ownerKey: string,
-    queueName: QueueName,
-  ): Promise<string | undefined> {
-    const { retentionMs } = this.options;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const replies = await this.redis
-        .multi()
-        .set(idemKey, encodeIdempotencyRecord(id, fingerprint), 'PX', retentionMs, 'NX')
-        .set(ownerKey, queueName, 'PX', retentionMs + OWNER_KEY_SLACK_MS)
-        .exec();
-      const claimed = replies?.[0]?.[1] === 'OK';
-      if (claimed) return undefined;
-      const value = await this.redis.get(idemKey);
-      if (value !== null) {
-        const existing = decodeIdempotencyRecord(value);
-        if ((await this.findJob(existing.jobId)) !== undefined) {
-          assertSameRequest(existing.fingerprint, fingerprint);
-          return existing.jobId;
-        }
-        // The job it named is gone (removed or never added): the key is free again, as in InProcessQueue.
-        await this.redis.del(idemKey);
-      }
-      // The holder expired or was released between SET and GET: claim again.
-    }
-    throw new ServiceError('CONFLICT', { details: 'idempotency key is being reused concurrently; retry' });
-  }
-
-  private queueFor(name: QueueName): Promise<Queue<BullData, unknown, string>> {
-    let pending = this.queues.get(name);
-    if (pending === undefined) {
-      const queue = new Queue<BullData, unknown, string>(bullQueueName(name), {
-        connection: this.redis,
-        prefix: bullPrefixOf(this.options.prefix),
-      });
-      this.built.add(queue);
-      queue.on('error', (err: Error) => this.options.logger.debug({ err, queue: name }, 'bullmq queue error'));
-      pending = queue.waitUntilReady().then(() => queue);
-      this.queues.set(name, pending);
-      // A queue whose first connection failed stays broken in BullMQ: drop it and build another.
-      pending.catch(() => {
-        if (this.queues.get(name) === pending) this.queues.delete(name);
-        this.built.delete(queue);
-        queue.close().catch(() => undefined);
-      });
-    }
-    return pending;
-  }
-
-  /**
-   * The job's state, then its hash: read in that order, a finished state always comes with its
-   * result or failedReason (the other order can pair a stale hash with a fresh "failed").
-   */
-  private async findJob(id: string, queueHint?: QueueName): Promise<{ job: AnyBullJob; state: JobState } | undefined> {
-    const owner = queueHint ?? (await this.redis.get(this.ownerKey(id)));
-    const hinted = QUEUE_NAMES.find((name) => name === owner);
-    // No (or a stale) owner key: ids are unique across queues, so ask each.
-    const candidates = hinted === undefined ? QUEUE_NAMES : [hinted, ...QUEUE_NAMES.filter((name) => name !== hinted)];
-    for (const name of candidates) {
-      const queue = await this.queueFor(name);
-      const state = await queue.getJobState(id);
-      if (state === 'unknown') continue;
-      const job = await queue.getJob(id);
-      if (job !== undefined) return { job, state: mapState(state) };
-    }
-    return undefined;
-  }
-
-  private toRecord(job: BullJob, state: JobState): JobRecord {
-    const { kind, accountId, payload } = job.data;
-    const finished = state === 'completed' || state === 'failed';
-    // The wire's data pairs kind and payload by construction (submit); the record says so to its readers.
-    return {
-      id: job.id ?? '',
-      kind,
-      accountId,
-      state,
-      payload,
-      createdAt: job.timestamp,
-      ...(state === 'completed' ? { result: job.returnvalue } : {}),
-      ...(state === 'failed' ? { error: parseFailedReason(job.failedReason) } : {}),
-      ...(finished && job.finishedOn !== undefined ? { finishedAt: job.finishedOn } : {}),
-    } as JobRecord;
-  }
-
-  /** The job's outcome if it has finished; undefined while queued or active. */
-  private async readOutcome(id: string, queueHint: QueueName): Promise<JobOutcome | undefined> {
-    const found = await failFast(this.redis, () => this.findJob(id, queueHint));
-    if (found === undefined) throw new ServiceError('NOT_FOUND', { details: `job ${id} no longer exists` });
-    const { job, state } = found;
-    if (state === 'completed') return { state, result: job.returnvalue as JobResults[JobKind] };
-    if (state === 'failed') return { state, error: parseFailedReason(job.failedReason) };
-    return undefined;
-  }
-
-  /**
-   * The job's outcome, from its message or, failing that, read at 1 s, 2 s, 4 s, … and at the
-   * deadline; undefined at the deadline. `signal` (the caller is gone) cancels a job no worker
-   * has taken, rejecting with its reason; a taken one is still waited for.
-   */
-  private async awaitOutcome(
-    id: string,
-    queueName: QueueName,
-    watch: Watch,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    checkFirst: boolean,
-  ): Promise<JobOutcome | undefined> {
-    if (checkFirst) {
-      const outcome = await this.readOutcome(id, queueName);
-      if (outcome) return outcome;
-    }
-    let pollMs = FIRST_POLL_MS;
-    let callerGone = signal;
-    for (;;) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return undefined;
-      const event = await nextEvent(watch.signal, callerGone, Math.min(pollMs, remaining));
-      if (event.kind === 'message' && event.outcome !== undefined) return event.outcome;
-      if (event.kind === 'aborted') {
-        // The rejection goes nowhere but to the caller's own cleanup (an upload deletes its blob).
-        if (await this.cancelUntaken(queueName, id)) throw signal?.reason as unknown;
-        callerGone = undefined;
-      }
-      const outcome = await this.readOutcome(id, queueName);
-      if (outcome) return outcome;
-      if (event.kind === 'message') {
-        // A message without an outcome or a finished state (a stale duplicate); listen again.
-        watch.rearm();
-      } else if (event.kind === 'slept') {
-        pollMs = Math.min(pollMs * 2, MAX_POLL_MS);
-      }
-    }
   }
 
   private onMessage(text: string): void {
@@ -560,13 +341,4 @@ export class BullMqJobQueue implements JobQueue {
     this.waiters.wake(message.id, outcomeOf(message));
     this.finished.emit('finished', message.id);
   }
-}
-
-/** Settles as `promise` does, or rejects after `ms`. */
-function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`not settled within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }

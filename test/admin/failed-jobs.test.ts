@@ -14,7 +14,7 @@ import { ERROR_CATALOG } from '../../shared/errors.js';
 import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import type { JobRecord, WorkerPool } from '../../shared/queue/types.js';
 import { ROOT } from '../helpers/spawn.js';
 import { finished } from '../queue/contract.js';

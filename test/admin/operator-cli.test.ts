@@ -13,7 +13,7 @@ import { createApiKey } from '../../shared/keys/api-keys.js';
 import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
 import type { WorkerPool } from '../../shared/queue/types.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';

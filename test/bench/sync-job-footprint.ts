@@ -15,7 +15,7 @@ import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
 import { QUEUE_NAMES } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import { createJobHandlers } from '../../workers/registry.js';
 import { deleteKeys, freshPrefix } from '../queue/redis-helpers.js';
 

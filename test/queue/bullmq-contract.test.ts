@@ -1,7 +1,7 @@
 import { QUEUE_NAMES } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import { describeJobQueueContract } from './contract.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
 

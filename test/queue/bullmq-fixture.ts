@@ -11,7 +11,7 @@ import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
 import { QUEUE_NAMES } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import type { Metrics } from '../../shared/metrics/catalogue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import type { JobHandlers, WorkerPool } from '../../shared/queue/types.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from './redis-helpers.js';
 

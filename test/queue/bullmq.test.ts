@@ -15,7 +15,7 @@ import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { bullQueueName } from '../../shared/naming.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import type { WorkerPool } from '../../shared/queue/types.js';
 import { finished } from './contract.js';
 import { createTestHandlers, digestOf } from './handlers.js';

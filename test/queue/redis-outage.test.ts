@@ -13,7 +13,7 @@ import { ServiceError } from '../../shared/errors.js';
 import type { HashJob } from '../../shared/jobs/contracts.js';
 import { createLogger } from '../../shared/log.js';
 import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
-import { startBullMqWorkers } from '../../shared/queue/bullmq-workers.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import { RECONNECT_CAP_MS, reconnectDelay } from '../../shared/queue/redis-connection.js';
 import type { WorkerPool } from '../../shared/queue/types.js';
 import { pickUnusedPort } from '../helpers/ports.js';
