@@ -70,6 +70,7 @@ describe('migrations on PostgreSQL', () => {
         'sessions',
         'sign_in_throttle',
         'usage_daily',
+        'usage_flushes',
         'usage_key_daily',
         'users',
       ].sort(),
