@@ -28,6 +28,8 @@ const envSchema = z.object({
   PG_STATEMENT_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.statementTimeoutMs),
   PG_QUERY_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.queryTimeoutMs),
   PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(1000).default(DEFAULT_PG_BOUNDS.idleInTransactionTimeoutMs),
+  /** The most one request waits on PostgreSQL in all (connections and statements together). */
+  PG_REQUEST_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.requestTimeoutMs),
   /** Set → distributed mode: BullMQ queues and Redis-backed limits. */
   REDIS_URL: z.string().optional(),
   /** Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis. */
