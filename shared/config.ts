@@ -175,8 +175,11 @@ const envSchema = z.object({
       .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 visible ASCII characters, e.g. the output of openssl rand -hex 32')
       .optional(),
   ),
-  /** Workers: port of the /metrics, /healthz and /readyz listener (0 picks a free one). */
-  METRICS_PORT: int(0).max(65535).default(9091),
+  /**
+   * Workers: port of the /metrics, /healthz and /readyz listener (0 picks a free one). Unset: 9091,
+   * or the next free port up to 9190 when another worker on the host has it (workers/metrics-server.ts).
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), int(0).max(65535).optional()),
   /** Workers: address of that listener; a non-loopback one needs METRICS_TOKEN. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**
