@@ -28,6 +28,8 @@ const envSchema = z.object({
   PG_STATEMENT_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.statementTimeoutMs),
   PG_QUERY_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.queryTimeoutMs),
   PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: int(1000).default(DEFAULT_PG_BOUNDS.idleInTransactionTimeoutMs),
+  /** The most one request waits on PostgreSQL in all (connections and statements together). */
+  PG_REQUEST_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.requestTimeoutMs),
   /** Set → distributed mode: BullMQ queues and Redis-backed limits. */
   REDIS_URL: z.string().optional(),
   /** Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis. */
@@ -173,8 +175,11 @@ const envSchema = z.object({
       .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 visible ASCII characters, e.g. the output of openssl rand -hex 32')
       .optional(),
   ),
-  /** Workers: port of the /metrics, /healthz and /readyz listener (0 picks a free one). */
-  METRICS_PORT: int(0).max(65535).default(9091),
+  /**
+   * Workers: port of the /metrics, /healthz and /readyz listener (0 picks a free one). Unset: 9091,
+   * or the next free port up to 9190 when another worker on the host has it (workers/metrics-server.ts).
+   */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), int(0).max(65535).optional()),
   /** Workers: address of that listener; a non-loopback one needs METRICS_TOKEN. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /**

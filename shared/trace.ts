@@ -20,17 +20,31 @@ export interface CallerWatch {
   readonly signal: AbortSignal;
 }
 
+/**
+ * The time one request has spent waiting on the database so far: the PostgreSQL pool gives each
+ * connection and statement only what is left of PG_REQUEST_TIMEOUT_MS (shared/store/pg-pool.ts).
+ */
+export interface DatabaseWait {
+  waitedMs: number;
+}
+
 /** What the work in progress belongs to: its trace fields and, for an HTTP request, whether its caller is still there. */
 interface RequestScope {
   trace: TraceContext;
   callerGone: CallerWatch | undefined;
+  database: DatabaseWait;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 /** Run `fn` (and everything it awaits) as part of `context`; `callerGone`'s signal aborts when its caller leaves. */
 export function runWithTrace<T>(context: TraceContext, fn: () => T, callerGone?: CallerWatch): T {
-  return storage.run({ trace: context, callerGone }, fn);
+  return storage.run({ trace: context, callerGone, database: { waitedMs: 0 } }, fn);
+}
+
+/** The database time of the request in progress; undefined outside one (background work keeps the per-step bounds only). */
+export function currentDatabaseWait(): DatabaseWait | undefined {
+  return storage.getStore()?.database;
 }
 
 /** The context of the work in progress, if any: what the queue producer copies into a job. */

@@ -18,7 +18,7 @@ import { closeRedis, createRedis, failFast } from '../shared/queue/redis-connect
 import { answersWithin, PROBE_TIMEOUT_MS } from '../shared/probe.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { startWorkerBlobSweep } from './blob-sweep.js';
-import { assertMetricsBinding, startMetricsServer } from './metrics-server.js';
+import { assertMetricsBinding, DEFAULT_METRICS_PORT, startMetricsServer } from './metrics-server.js';
 import { createJobHandlers } from './registry.js';
 
 function parseQueues(value: string): QueueName[] {
@@ -53,6 +53,24 @@ async function main(): Promise<void> {
   void checkRedisAtStart(config.REDIS_URL, logger);
   const blobs = await openBlobStore(config);
   const metrics = processMetrics();
+  const pings = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
+  const probe = async (): Promise<Record<'redis' | 'blobs', boolean>> => {
+    const [redis, blobStore] = await Promise.all([
+      answersWithin(() => failFast(pings, () => pings.ping()), PROBE_TIMEOUT_MS),
+      answersWithin(() => blobs.ping(), PROBE_TIMEOUT_MS),
+    ]);
+    return { redis, blobs: blobStore };
+  };
+  // Before taking any job: a metrics port that cannot be had (METRICS_PORT set and in use) stops
+  // the worker at start, not after it has begun work it would then abandon.
+  const listener = await startMetricsServer({
+    host: config.METRICS_HOST,
+    port: config.METRICS_PORT,
+    token: config.METRICS_TOKEN,
+    metrics,
+    logger,
+    ready: probe,
+  });
   const pool = await startBullMqWorkers({
     connection: config.REDIS_URL,
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
@@ -71,14 +89,6 @@ async function main(): Promise<void> {
   });
   // The persisted backstop of blob retention: deletes what the pool's timers could not (restarts, S3 outages).
   const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger });
-  const pings = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
-  const probe = async (): Promise<Record<'redis' | 'blobs', boolean>> => {
-    const [redis, blobStore] = await Promise.all([
-      answersWithin(() => failFast(pings, () => pings.ping()), PROBE_TIMEOUT_MS),
-      answersWithin(() => blobs.ping(), PROBE_TIMEOUT_MS),
-    ]);
-    return { redis, blobs: blobStore };
-  };
   metrics.collectors.add(
     cachedRefresh(async () => {
       const answers = await probe();
@@ -88,16 +98,14 @@ async function main(): Promise<void> {
   );
   const stats = new BullMqQueueStats({ connection: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger, queues: options.queues });
   metrics.collectors.add(stats.collector(metrics));
-  const listener = await startMetricsServer({
-    host: config.METRICS_HOST,
-    port: config.METRICS_PORT,
-    token: config.METRICS_TOKEN,
-    metrics,
-    logger,
-    ready: probe,
-  });
-  logger.info({ role: 'worker', queues: options.queues, concurrency: options.concurrency }, 'sha224d worker started');
-  process.stdout.write(`sha224d worker metrics listening on http://${config.METRICS_HOST}:${listener.port}\n`);
+  const metricsPortFrom = config.METRICS_PORT === undefined ? 'default' : 'METRICS_PORT';
+  logger.info(
+    { role: 'worker', queues: options.queues, concurrency: options.concurrency, metricsPort: listener.port, metricsPortFrom },
+    'sha224d worker started',
+  );
+  // The port is announced: with METRICS_PORT unset it is the first free one from 9091.
+  const chosen = config.METRICS_PORT === undefined ? ` (METRICS_PORT unset: first free port from ${DEFAULT_METRICS_PORT})` : '';
+  process.stdout.write(`sha224d worker metrics listening on http://${config.METRICS_HOST}:${listener.port}${chosen}\n`);
   process.stdout.write(`sha224d worker ready: queues ${options.queues.join(',')} concurrency ${options.concurrency}\n`);
 
   // SIGTERM: let active jobs finish (or hand them back when the grace runs out), then exit.

@@ -2,6 +2,11 @@
  * A worker's small HTTP listener (docs/operating.md "Where they are served"): /metrics (bearer
  * guarded when METRICS_TOKEN is set), /healthz (answers without touching a dependency, so a Redis
  * outage never restarts pods) and /readyz (Redis and the blob store each answer a ping).
+ *
+ * Its port (docs/decisions.md "Operating: metrics contract, alerts, dashboard, Kubernetes"): with
+ * METRICS_PORT unset, 9091 or the next free port up to 9190, so several workers started on one
+ * host with the defaults each get one; with METRICS_PORT set, that port or a start error naming
+ * the setting.
  */
 import http from 'node:http';
 import { isIP } from 'node:net';
@@ -11,9 +16,14 @@ import type { Logger } from '../shared/log.js';
 import type { Metrics } from '../shared/metrics/catalogue.js';
 import { metricsAccess, renderMetrics } from '../shared/metrics/exposition.js';
 
+/** The first port tried when METRICS_PORT is unset, and the last. */
+export const DEFAULT_METRICS_PORT = 9091;
+export const LAST_DEFAULT_METRICS_PORT = 9190;
+
 export interface MetricsServerOptions {
   host: string;
-  port: number;
+  /** METRICS_PORT as set (0 picks any free port); undefined → the first free one from DEFAULT_METRICS_PORT. */
+  port: number | undefined;
   token: string | undefined;
   metrics: Metrics;
   logger: Logger;
@@ -87,23 +97,20 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
         return json(res, 404, errorBody('NOT_FOUND', 'Resource or endpoint does not exist'));
     }
   };
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      options.logger.error({ err }, 'metrics listener failed');
-      if (!res.headersSent) json(res, 500, errorBody('INTERNAL_ERROR', 'Internal error'));
-      else res.destroy();
+  const createServer = (): http.Server => {
+    const server = http.createServer((req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        options.logger.error({ err }, 'metrics listener failed');
+        if (!res.headersSent) json(res, 500, errorBody('INTERNAL_ERROR', 'Internal error'));
+        else res.destroy();
+      });
     });
-  });
-  server.keepAliveTimeout = 5_000;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+    server.keepAliveTimeout = 5_000;
+    server.headersTimeout = 10_000;
+    server.requestTimeout = 30_000;
+    return server;
+  };
+  const server = await listenOnMetricsPort(createServer, options.host, options.port);
   let closing: Promise<void> | undefined;
   return {
     port: (server.address() as AddressInfo).port,
@@ -115,4 +122,50 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       return closing;
     },
   };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function inUse(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
+/** A listening server on the port the rule in this file's header gives; a new server per port tried. */
+async function listenOnMetricsPort(createServer: () => http.Server, host: string, port: number | undefined): Promise<http.Server> {
+  if (port !== undefined) {
+    const server = createServer();
+    try {
+      await listen(server, port, host);
+    } catch (err) {
+      if (!inUse(err)) throw err;
+      throw new Error(
+        `METRICS_PORT=${port} is already in use on ${host}: give each worker on this host its own METRICS_PORT, or leave it unset to take the first free port from ${DEFAULT_METRICS_PORT}`,
+        { cause: err },
+      );
+    }
+    return server;
+  }
+  for (let candidate = DEFAULT_METRICS_PORT; ; candidate++) {
+    const server = createServer();
+    try {
+      await listen(server, candidate, host);
+      return server;
+    } catch (err) {
+      if (!inUse(err)) throw err;
+      if (candidate === LAST_DEFAULT_METRICS_PORT) {
+        throw new Error(
+          `no free metrics port from ${DEFAULT_METRICS_PORT} to ${LAST_DEFAULT_METRICS_PORT} on ${host}: set METRICS_PORT (0 picks any free port)`,
+          { cause: err },
+        );
+      }
+    }
+  }
 }

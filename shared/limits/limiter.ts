@@ -29,7 +29,7 @@ export { NO_LIMIT } from './types.js';
 
 export interface LimiterOptions {
   catalog: PlanCatalog;
-  /** Account totals; with a `keyUsage` part, the per-credential breakdown is written too. */
+  /** Where accepted counts are flushed (account totals and their per-credential breakdown) and seeded from. */
   store: UsageSink;
   logger?: Pick<Logger, 'warn' | 'error'>;
   /** How often accepted counts are written to the store; a crash loses at most this much. */

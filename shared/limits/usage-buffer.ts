@@ -1,19 +1,21 @@
 /**
- * Accepted requests on their way to the SQL store's usage_daily. Each node adds its
- * own accepted counts with `store.addUsage` (an atomic add, so nodes never overwrite each other);
- * a crash loses at most the counts since the last successful flush on that node.
+ * Accepted requests on their way to the SQL store's usage_daily. Each node adds its own accepted
+ * counts (atomic adds, so nodes never overwrite each other); a crash loses at most the counts since
+ * the last successful flush on that node.
  *
- * When the store has a `keyUsage` part and a count names its credential, the same flush also adds
- * it to usage_key_daily per (credential, generation), the breakdown the dashboard's usage page
- * shows. The account total stays the authority for quotas; the breakdown is written beside it with
- * the same retry rule (a refused count stays pending).
+ * Each flush is one transaction with an id (`store.applyUsage`): the account totals, and their
+ * per-credential breakdown (usage_key_daily, the dashboard's usage page) when a count names its
+ * credential. A flush that fails is sent again as it was, same id and same counts, before anything
+ * counted since: the store skips an id it has applied, so a flush whose COMMIT succeeded but whose
+ * answer was lost is never counted twice (docs/decisions.md "Plans, rate limits and quotas").
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { SharedCalls } from '../shared-calls.js';
-import type { AccountStore, KeyUsageEntry, KeyUsageStore, UsageGeneration, UsageScope } from '../store/types.js';
+import type { AccountStore, KeyUsageEntry, UsageGeneration, UsageScope } from '../store/types.js';
 
-/** What the buffer writes to: the account totals, and optionally the per-credential breakdown. */
-export type UsageSink = Pick<AccountStore, 'addUsage' | 'getUsage'> & { keyUsage?: Pick<KeyUsageStore, 'add'> };
+/** What the buffer writes to and seeds from. */
+export type UsageSink = Pick<AccountStore, 'applyUsage' | 'getUsage'>;
 
 /** The credential a count belongs to (an API key id, `oauth:<client id>`, `jwt:<kid>`) and its generation. */
 export interface UsageBreakdown {
@@ -28,36 +30,44 @@ interface Entry {
   count: number;
 }
 
+/** A flush handed to the store and not yet acknowledged: sent again unchanged until it is. */
+interface Unacknowledged {
+  id: string;
+  totals: Map<string, Entry>;
+  byKey: Map<string, KeyUsageEntry>;
+  /** When its oldest count was added. */
+  since: number | undefined;
+}
+
 export class UsageBuffer {
-  /** Counted, not yet handed to the store. */
+  /** Counted, not yet part of a flush. */
   private pending = new Map<string, Entry>();
-  /** Handed to the store, not yet acknowledged. */
-  private inFlight = new Map<string, Entry>();
-  /** Per-credential counts not yet handed to `store.keyUsage`. */
+  /** Per-credential counts not yet part of a flush. */
   private pendingByKey = new Map<string, KeyUsageEntry>();
+  /** The flush handed to the store and not acknowledged (in flight, or refused and kept). */
+  private unacknowledged: Unacknowledged | undefined;
   private chain: Promise<void> = Promise.resolve();
   /** entry key → the store read under way for its seed (seed()). */
   private readonly seeding = new SharedCalls<number>();
-  /** When the oldest count in `pending` (and in `inFlight`) was added: the flush lag (docs/operating.md). */
+  /** When the oldest count in `pending` was added: the flush lag (docs/operating.md). */
   private pendingSince: number | undefined;
-  private inFlightSince: number | undefined;
 
   constructor(
     private readonly store: UsageSink,
     private readonly logger?: Pick<Logger, 'warn' | 'error'>,
-    private readonly options: { now?: () => number; onFlushFailed?: () => void } = {},
+    private readonly options: { now?: () => number; onFlushFailed?: () => void; newFlushId?: () => string } = {},
   ) {}
 
   /** Seconds since the oldest count not yet acknowledged by the store was added; 0 when none is pending. */
   lagSeconds(): number {
-    const since = Math.min(this.pendingSince ?? Infinity, this.inFlightSince ?? Infinity);
+    const since = Math.min(this.pendingSince ?? Infinity, this.unacknowledged?.since ?? Infinity);
     return since === Infinity ? 0 : Math.max(0, ((this.options.now ?? Date.now)() - since) / 1000);
   }
 
   add(accountId: string, day: string, scope: UsageScope, count: number, breakdown?: UsageBreakdown): void {
     this.pendingSince ??= (this.options.now ?? Date.now)();
     addTo(this.pending, { accountId, day, scope, count });
-    if (breakdown && this.store.keyUsage) addKeyEntry(this.pendingByKey, { accountId, day, scope, count, ...breakdown });
+    if (breakdown) addKeyEntry(this.pendingByKey, { accountId, day, scope, count, ...breakdown });
   }
 
   /**
@@ -67,7 +77,7 @@ export class UsageBuffer {
    */
   unflushed(accountId: string, day: string, scope: UsageScope): number {
     const key = entryKey(accountId, day, scope);
-    return (this.pending.get(key)?.count ?? 0) + (this.inFlight.get(key)?.count ?? 0);
+    return (this.pending.get(key)?.count ?? 0) + (this.unacknowledged?.totals.get(key)?.count ?? 0);
   }
 
   /**
@@ -85,8 +95,8 @@ export class UsageBuffer {
 
   /**
    * Hand every pending count to the store. Flushes run one at a time, so a caller's flush covers
-   * everything counted before the call. Counts the store refused go back to pending and the
-   * promise rejects with the first refusal.
+   * everything counted before the call. A flush the store refused is kept as it is and sent first
+   * next time; the promise rejects with the refusal.
    */
   flush(): Promise<void> {
     const run = this.chain.then(() => this.flushOnce());
@@ -95,49 +105,38 @@ export class UsageBuffer {
   }
 
   private async flushOnce(): Promise<void> {
+    if (this.unacknowledged) await this.send(this.unacknowledged);
     if (this.pending.size === 0 && this.pendingByKey.size === 0) return;
-    this.inFlight = this.pending;
+    // Counts added from here on go to a fresh pending map: never into a flush that has an id.
+    const next: Unacknowledged = {
+      id: (this.options.newFlushId ?? randomUUID)(),
+      totals: this.pending,
+      byKey: this.pendingByKey,
+      since: this.pendingSince,
+    };
     this.pending = new Map();
-    this.inFlightSince = this.pendingSince;
-    this.pendingSince = undefined;
-    const entries = [...this.inFlight.entries()];
-    const keyEntries = [...this.pendingByKey.values()];
     this.pendingByKey = new Map();
-    const keyUsage = this.store.keyUsage;
-    const [results, keyResults] = await Promise.all([
-      Promise.allSettled(entries.map(([, e]) => this.store.addUsage(e.accountId, e.day, e.scope, e.count))),
-      Promise.allSettled(keyEntries.map((e) => (keyUsage ? keyUsage.add(e) : Promise.resolve()))),
-    ]);
-    let firstError: unknown;
-    let failed = 0;
-    results.forEach((result, i) => {
-      const [key, entry] = entries[i]!;
-      this.inFlight.delete(key);
-      if (result.status === 'rejected') {
-        failed += 1;
-        firstError ??= result.reason;
-        addTo(this.pending, entry);
-      }
-    });
-    keyResults.forEach((result, i) => {
-      if (result.status === 'rejected') {
-        failed += 1;
-        firstError ??= result.reason;
-        addKeyEntry(this.pendingByKey, keyEntries[i]!);
-      }
-    });
-    const since = this.inFlightSince;
-    this.inFlightSince = undefined;
-    // Refused counts are pending again, as old as they were.
-    if (failed > 0 && since !== undefined) this.pendingSince = Math.min(this.pendingSince ?? Infinity, since);
-    if (failed > 0) {
+    this.pendingSince = undefined;
+    this.unacknowledged = next;
+    await this.send(next);
+  }
+
+  private async send(flush: Unacknowledged): Promise<void> {
+    try {
+      await this.store.applyUsage({ id: flush.id, totals: [...flush.totals.values()], byKey: [...flush.byKey.values()] });
+    } catch (err) {
       this.options.onFlushFailed?.();
+      // A RangeError is the store refusing the flush's contents before writing anything: sending
+      // it again cannot succeed, and keeping it would hold back every later count.
+      const invalid = err instanceof RangeError;
+      if (invalid) this.unacknowledged = undefined;
       this.logger?.error(
-        { err: firstError, failed, total: entries.length + keyEntries.length },
-        'usage flush failed; counts kept for the next flush',
+        { err, flushId: flush.id, entries: flush.totals.size + flush.byKey.size },
+        invalid ? 'usage flush refused as invalid; its counts are dropped' : 'usage flush failed; sent again at the next flush',
       );
-      throw firstError;
+      throw err;
     }
+    this.unacknowledged = undefined;
   }
 }
 

@@ -37,6 +37,7 @@ export function databaseOptionsFromConfig(
     | 'PG_STATEMENT_TIMEOUT_MS'
     | 'PG_QUERY_TIMEOUT_MS'
     | 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS'
+    | 'PG_REQUEST_TIMEOUT_MS'
   >,
 ): OpenDatabaseOptions {
   return {
@@ -47,6 +48,7 @@ export function databaseOptionsFromConfig(
       statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
       queryTimeoutMs: config.PG_QUERY_TIMEOUT_MS,
       idleInTransactionTimeoutMs: config.PG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      requestTimeoutMs: config.PG_REQUEST_TIMEOUT_MS,
     },
   };
 }

@@ -9,6 +9,7 @@ import { migrateToLatest } from './migrations.js';
 import { KyselyJwtKeyStore } from './kysely-jwt-keys.js';
 import { KyselyKeySettingsStore } from './kysely-key-settings.js';
 import { KyselyKeyUsageStore } from './kysely-key-usage.js';
+import { KyselyUsageFlushes } from './kysely-usage-flush.js';
 import { KyselyOAuthAppStore, KyselyOAuthGrantStore } from './kysely-oauth.js';
 import { KyselyOAuthServerStore } from './kysely-oauth-server.js';
 import { KyselyOneTimeLinkStore, KyselySignInThrottleStore } from './kysely-sign-in.js';
@@ -24,6 +25,7 @@ import {
   type NewApiKey,
   type Plan,
   PLANS,
+  type UsageFlush,
   type UsageScope,
 } from './types.js';
 
@@ -54,6 +56,8 @@ export class KyselyAccountStore implements AccountStore {
   readonly keySettings: KyselyKeySettingsStore;
   readonly keyUsage: KyselyKeyUsageStore;
   readonly oauthServer: KyselyOAuthServerStore;
+  /** Applied usage flushes (applyUsage); `prune()` is also run by the store itself now and then. */
+  readonly usageFlushes: KyselyUsageFlushes;
   #closing: Promise<void> | undefined;
 
   constructor(db: Kysely<Database>) {
@@ -68,6 +72,7 @@ export class KyselyAccountStore implements AccountStore {
     this.keySettings = new KyselyKeySettingsStore(db);
     this.keyUsage = new KyselyKeyUsageStore(db);
     this.oauthServer = new KyselyOAuthServerStore(db);
+    this.usageFlushes = new KyselyUsageFlushes(db);
   }
 
   async createAccount(input: NewAccount): Promise<Account> {
@@ -169,6 +174,10 @@ export class KyselyAccountStore implements AccountStore {
         oc.columns(['account_id', 'day', 'scope']).doUpdateSet((eb) => ({ count: eb('usage_daily.count', '+', eb.ref('excluded.count')) })),
       )
       .execute();
+  }
+
+  applyUsage(flush: UsageFlush): Promise<void> {
+    return this.usageFlushes.apply(flush);
   }
 
   async getUsage(accountId: string, day: string, scope: UsageScope): Promise<number> {

@@ -109,6 +109,18 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   // Users, memberships, sessions, one-time links, sign-in throttling, OAuth consents, per-account
   // JWT keys, IP allow-lists, key rolling and per-key usage (the account dashboard).
   '0003_dashboard_accounts': dashboardAccountsMigration,
+  // Ids of applied usage flushes: a flush sent again after its answer was lost is skipped
+  // (docs/decisions.md "Plans, rate limits and quotas"); applied_at lets rows older than a day be pruned.
+  '0004_usage_flushes': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('usage_flushes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('applied_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('usage_flushes_applied_at_idx').on('usage_flushes').column('applied_at').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

@@ -1,10 +1,15 @@
-/** How long PostgreSQL may take, per step (applied in pg-pool.ts; settings PG_* in shared/config.ts). */
+/** How long PostgreSQL may take, per step and per request (applied in pg-pool.ts; settings PG_* in shared/config.ts). */
 export interface PgBounds {
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   /** Client-side bound; above statementTimeoutMs so the server's own cancellation normally comes first. */
   queryTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /**
+   * The most one HTTP request waits on PostgreSQL in all: getting connections and running
+   * statements together. Each step is given what is left of it, capped by its own bound above.
+   */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_PG_BOUNDS: PgBounds = {
@@ -12,6 +17,7 @@ export const DEFAULT_PG_BOUNDS: PgBounds = {
   statementTimeoutMs: 5000,
   queryTimeoutMs: 6000,
   idleInTransactionTimeoutMs: 30_000,
+  requestTimeoutMs: 5000,
 };
 
 export function validatePgBounds(bounds: PgBounds): void {

@@ -36,6 +36,12 @@ export interface ApiKeysTable {
   replaced_by: string | null;
 }
 
+/** Usage flushes applied, by id, so one sent again after a lost answer is skipped (kept a day). */
+export interface UsageFlushesTable {
+  id: string;
+  applied_at: number;
+}
+
 export interface UsageDailyTable {
   account_id: string;
   /** 'YYYY-MM-DD', UTC. */
@@ -100,6 +106,7 @@ export interface Database extends DashboardTables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;
+  usage_flushes: UsageFlushesTable;
   oauth_clients: OAuthClientsTable;
   oauth_codes: OAuthCodesTable;
   oauth_access_tokens: OAuthTokensTable;

@@ -88,6 +88,12 @@ export interface AccountStore extends DashboardStores {
   /** Atomically add `count` to a day's counter (day = 'YYYY-MM-DD' UTC). */
   addUsage(accountId: string, day: string, scope: UsageScope, count: number): Promise<void>;
   getUsage(accountId: string, day: string, scope: UsageScope): Promise<number>;
+  /**
+   * Apply one flush of a node's usage buffer (usage_daily and usage_key_daily) in one transaction
+   * that also records `flush.id`; a flush whose id is already recorded is skipped, so sending it
+   * again after a lost answer never counts it twice. Resolves whether applied now or before.
+   */
+  applyUsage(flush: UsageFlush): Promise<void>;
 
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -126,6 +132,14 @@ export interface KeyUsageEntry {
   credential: string;
   generation: UsageGeneration;
   count: number;
+}
+
+/** One flush of a node's usage buffer: the account totals and their per-credential breakdown. */
+export interface UsageFlush {
+  /** Unique per flush and kept when the same flush is sent again. */
+  id: string;
+  totals: Array<{ accountId: string; day: string; scope: UsageScope; count: number }>;
+  byKey: KeyUsageEntry[];
 }
 
 export interface KeyUsageStore {

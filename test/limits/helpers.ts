@@ -1,20 +1,37 @@
 /** Shared fixtures of the limits tests: a fake usage store, Redis connections, unique key bases. */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { AccountStore, UsageScope } from '../../shared/store/types.js';
+import type { AccountStore, KeyUsageEntry, UsageFlush, UsageScope } from '../../shared/store/types.js';
 
-/** The two AccountStore methods the limiter uses, in memory, with a switch to make writes fail. */
-export class FakeUsageStore implements Pick<AccountStore, 'addUsage' | 'getUsage'> {
+/** The AccountStore methods the limiter uses, in memory, with a switch to make writes fail. */
+export class FakeUsageStore implements Pick<AccountStore, 'addUsage' | 'applyUsage' | 'getUsage'> {
   readonly rows = new Map<string, number>();
+  /** Per-credential entries of every applied flush, in order. */
+  readonly byKey: KeyUsageEntry[] = [];
+  readonly appliedIds = new Set<string>();
   failWrites = false;
   addCalls = 0;
 
-  addUsage(accountId: string, day: string, scope: UsageScope, count: number): Promise<void> {
+  /** As the SQL store: a flush id applied before is skipped. */
+  applyUsage(flush: UsageFlush): Promise<void> {
     this.addCalls += 1;
     if (this.failWrites) return Promise.reject(new Error('store is down'));
+    if (this.appliedIds.has(flush.id)) return Promise.resolve();
+    this.appliedIds.add(flush.id);
+    for (const t of flush.totals) this.add(t.accountId, t.day, t.scope, t.count);
+    this.byKey.push(...flush.byKey);
+    return Promise.resolve();
+  }
+
+  addUsage(accountId: string, day: string, scope: UsageScope, count: number): Promise<void> {
+    if (this.failWrites) return Promise.reject(new Error('store is down'));
+    this.add(accountId, day, scope, count);
+    return Promise.resolve();
+  }
+
+  private add(accountId: string, day: string, scope: UsageScope, count: number): void {
     const key = `${accountId}|${day}|${scope}`;
     this.rows.set(key, (this.rows.get(key) ?? 0) + count);
-    return Promise.resolve();
   }
 
   getUsage(accountId: string, day: string, scope: UsageScope): Promise<number> {

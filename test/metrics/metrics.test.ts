@@ -298,7 +298,7 @@ describe('scrape-time reads', () => {
     let failing = true;
     let failures = 0;
     const store = {
-      addUsage: () => (failing ? Promise.reject(new Error('down')) : Promise.resolve()),
+      applyUsage: () => (failing ? Promise.reject(new Error('down')) : Promise.resolve()),
       getUsage: () => Promise.resolve(0),
     };
     const buffer = new UsageBuffer(store, undefined, { now: () => clock, onFlushFailed: () => failures++ });

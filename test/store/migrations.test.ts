@@ -70,6 +70,7 @@ describe('migrations on PostgreSQL', () => {
         'sessions',
         'sign_in_throttle',
         'usage_daily',
+        'usage_flushes',
         'usage_key_daily',
         'users',
       ].sort(),
@@ -86,7 +87,13 @@ describe('migrations on PostgreSQL', () => {
   it('waits for another holder of the migration lock longer than one statement may take', async () => {
     const t = await fresh('postgres');
     // Statements are bounded at 300 ms here; the lock is held for 1.2 s by another session.
-    const bounds = { connectTimeoutMs: 2000, statementTimeoutMs: 300, queryTimeoutMs: 400, idleInTransactionTimeoutMs: 5000 };
+    const bounds = {
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 300,
+      queryTimeoutMs: 400,
+      idleInTransactionTimeoutMs: 5000,
+      requestTimeoutMs: 5000,
+    };
     const db = await openDatabase({ ...t.options, pgBounds: bounds });
     try {
       const applied = await withPgClient(async (holder) => {

@@ -12,6 +12,7 @@ describe('PostgreSQL bounds settings', () => {
       statementTimeoutMs: 5000,
       queryTimeoutMs: 6000,
       idleInTransactionTimeoutMs: 30_000,
+      requestTimeoutMs: 5000,
     });
     expect(DEFAULT_PG_BOUNDS.queryTimeoutMs).toBeGreaterThan(DEFAULT_PG_BOUNDS.statementTimeoutMs);
   });
@@ -22,12 +23,14 @@ describe('PostgreSQL bounds settings', () => {
       PG_STATEMENT_TIMEOUT_MS: '1000',
       PG_QUERY_TIMEOUT_MS: '1500',
       PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2000',
+      PG_REQUEST_TIMEOUT_MS: '1200',
     });
     expect(databaseOptionsFromConfig(config).pgBounds).toEqual({
       connectTimeoutMs: 800,
       statementTimeoutMs: 1000,
       queryTimeoutMs: 1500,
       idleInTransactionTimeoutMs: 2000,
+      requestTimeoutMs: 1200,
     });
   });
 
@@ -36,6 +39,7 @@ describe('PostgreSQL bounds settings', () => {
     ['PG_STATEMENT_TIMEOUT_MS', 'slow'],
     ['PG_QUERY_TIMEOUT_MS', '-1'],
     ['PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', '999'],
+    ['PG_REQUEST_TIMEOUT_MS', '50'],
   ])('%s=%s is refused with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
   });
