@@ -1,6 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { registerPublicPaths } from './docs/openapi-public.js';
 import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
+import { forReaders } from './docs/reader-order.js';
+import { SERVICE_VERSION } from './docs/version.js';
 import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { registerOAuthPaths } from './oauth/openapi.js';
@@ -51,7 +53,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       registry,
       errorSchema: v2.ErrorResponse,
       errorSchemaName: 'ErrorResponse',
-      security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }, { BearerApiKey: [] }, { BearerJwt: [] }, ...oauthScope],
+      // The reader's order, as the Authorize dialog's (api/docs/reader-order.ts).
+      security: [{ ApiKeyHeader: [] }, { BearerApiKey: [] }, { ApiKeyQuery: [] }, { BearerJwt: [] }, ...oauthScope],
       headers,
     },
     '/v2',
@@ -76,14 +79,14 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     openapi: '3.1.0',
     info: {
       title: 'sha224d',
-      version: '2.0.0',
+      version: SERVICE_VERSION,
       description: 'Self-hostable SHA-224 hashing service: HTTP/JSON API (v1, v2), OAuth 2.0, probes and the client-side library.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: DEFAULT_ORIGINS.main }],
     tags: TAGS,
   });
-  return localizeDocument(document, options.origins ?? DEFAULT_ORIGINS);
+  return localizeDocument(forReaders(document), options.origins ?? DEFAULT_ORIGINS);
 }
 
 function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {

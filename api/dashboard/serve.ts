@@ -1,12 +1,14 @@
 /**
  * The dashboard's pages on the API node: `/dashboard/assets/*` (content-hashed, cached for a year,
  * brotli or gzip when the browser takes it) and the one page shell for every other `/dashboard/*`
- * path. Everything runs under DASHBOARD_CSP: nothing inline, nothing from elsewhere, never framed
+ * path: with 200 for a page's path, with 404 for any other, whose not-found page the shell's router
+ * renders (so a mistyped link reads as missing to people and to tools alike). Everything runs under DASHBOARD_CSP: nothing inline, nothing from elsewhere, never framed
  * (docs/decisions.md "Dashboard and accounts"). Without a build, each page says how to make one.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
+import { isPagePath } from './web/src/paths.js';
 
 export const DASHBOARD_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
@@ -59,7 +61,7 @@ export function dashboardPages(distDir: string): Router {
     res.send(readFileSync(encoding === 'br' ? `${full}.br` : encoding === 'gzip' ? `${full}.gz` : full));
   });
 
-  router.get(/^(?!\/api(?:\/|$)).*/, (_req: Request, res: Response) => {
+  router.get(/^(?!\/api(?:\/|$)).*/, (req: Request, res: Response) => {
     setHeaders(res);
     res.setHeader('Cache-Control', 'no-cache');
     if (!shell && existsSync(path.join(distDir, 'index.html'))) shell = readFileSync(path.join(distDir, 'index.html'));
@@ -67,7 +69,10 @@ export function dashboardPages(distDir: string): Router {
       res.status(503).type('text/plain; charset=utf-8').send(`${NOT_BUILT_MESSAGE}\n`);
       return;
     }
-    res.type('text/html; charset=utf-8').send(shell);
+    res
+      .status(isPagePath(req.path.replace(/\/+$/, '')) ? 200 : 404)
+      .type('text/html; charset=utf-8')
+      .send(shell);
   });
   return router;
 }

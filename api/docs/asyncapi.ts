@@ -6,6 +6,7 @@
  */
 import type { Config } from '../../shared/config.js';
 import { realtimeMessageSchemas, type JsonSchema } from './realtime-messages.js';
+import { SERVICE_VERSION } from './version.js';
 
 export const ASYNCAPI_VERSION = '3.0.0';
 
@@ -140,7 +141,7 @@ export function buildAsyncApiDocument({ host, secure }: Origin): Record<string, 
     id: 'urn:sha224d:realtime:v2',
     info: {
       title: 'sha224d realtime API',
-      version: '2.0.0',
+      version: SERVICE_VERSION,
       description:
         'SHA-224 over WebSocket (`/v2/ws`) and socket.io (namespace `/v2`). Every message counts against the v2 per-second rate and the daily quota like one HTTP request; a refusal answers with `RATE_LIMIT_EXCEEDED` and keeps the connection open. The HTTP API is described by /openapi.json.',
       externalDocs: { description: 'Realtime guide', url: `${secure ? 'https' : 'http'}://${host}/docs/guides/realtime` },

@@ -89,6 +89,17 @@ export async function startFixtureServer(distDir: string, options: { signedIn?: 
         keys.unshift(key);
         return { key, secret: NEW_KEY_SECRET };
       }
+      case 'usage': {
+        // The last `days` days, as the server answers (the fixture holds 30).
+        const usage = data.usage!;
+        const n = Number(body.days ?? usage.days.length);
+        const days = usage.days.slice(-n);
+        const credentials = usage.credentials.map((c) => {
+          const perDay = c.perDay.slice(-n);
+          return { ...c, perDay, total: perDay.reduce((a, b) => a + b, 0) };
+        });
+        return { ...usage, from: days[0]!.day, days, credentials: credentials.filter((c) => c.total > 0) };
+      }
       case 'revokeKey': {
         const key = keys.find((k) => k.id === body.keyId)!;
         Object.assign(key, { status: 'revoked', revokedAt: new Date().toISOString() });
@@ -130,7 +141,7 @@ export async function startFixtureServer(distDir: string, options: { signedIn?: 
       return;
     }
     try {
-      const out = answer(name, { ...(body as Record<string, unknown>), keyId: params[1] });
+      const out = answer(name, { ...(body as Record<string, unknown>), keyId: params[1], days: search.get('days') ?? undefined });
       const checked = entry.response.safeParse(out);
       if (!checked.success) contractErrors.push(`${name}: ${checked.error.message}`);
       json(res, checked.success ? 200 : 500, out);

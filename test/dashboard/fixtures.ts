@@ -6,8 +6,14 @@
  */
 import type { ManagementApi } from '../../api/management/contract.js';
 import type { RouteName } from '../../api/management/routes.js';
+import { DEFAULT_PLAN_CATALOG } from '../../shared/limits/plans.js';
+import { rateFor } from '../../shared/limits/rules.js';
 
 type Responses = { [K in RouteName]?: ManagementApi[K]['response'] };
+
+/** The Enterprise row of the plan table, and a development key's rates by the limiter's rule: what the server answers. */
+const ENTERPRISE = DEFAULT_PLAN_CATALOG.plans.enterprise;
+const devRate = (rate: number | null, window: 'second' | 'minute') => rateFor(DEFAULT_PLAN_CATALOG, 'development', rate, window)!;
 
 export const ACCOUNT_ID = 'acc_3f1c9a4e-0b7d-4c55-9e21-7d0c5b8a1e42';
 export const CSRF_TOKEN = 'csrf-fixture-token-000000000000000000000000';
@@ -46,14 +52,19 @@ export function fixtures(): Responses {
         allowedIps: ['203.0.113.0/24', '2001:db8:42::/48'],
       },
       role: 'owner',
-      today: { used: 4_812, quota: 100_000, remaining: 95_188, resetsAt: iso(-9.5 * HOUR) },
+      today: { used: 4_812, quota: ENTERPRISE.dailyQuota, remaining: ENTERPRISE.dailyQuota, resetsAt: iso(-9.5 * HOUR) },
       limits: {
-        v1PerSecond: 20,
-        v1PerMinute: 300,
-        v2PerSecond: 200,
-        v1MaxFileBytes: 26_214_400,
-        v2MaxFileBytes: 104_857_600,
-        wsConnections: 20,
+        v1PerSecond: ENTERPRISE.v1PerSecond,
+        v1PerMinute: ENTERPRISE.v1PerMinute,
+        v2PerSecond: ENTERPRISE.v2PerSecond,
+        v1MaxFileBytes: ENTERPRISE.v1MaxFileBytes,
+        v2MaxFileBytes: ENTERPRISE.v2MaxFileBytes,
+        wsConnections: ENTERPRISE.wsConnections,
+      },
+      developmentLimits: {
+        v1PerSecond: devRate(ENTERPRISE.v1PerSecond, 'second'),
+        v1PerMinute: devRate(ENTERPRISE.v1PerMinute, 'minute'),
+        v2PerSecond: devRate(ENTERPRISE.v2PerSecond, 'second'),
       },
       features: { ipAllowList: true, oauth: true, jwt: true },
       status: 'operational',
@@ -158,6 +169,8 @@ export function fixtures(): Responses {
         },
         { credential: 'jwt:signer-2030', kind: 'jwt', label: 'JWT key signer-2030', total: jwt.reduce((a, b) => a + b, 0), perDay: jwt },
       ],
+      // Of today's 40 unattributed requests, 25 are not flushed yet; the rest (and every other day's 40) named no key.
+      pending: 25,
     },
     sandbox: {
       url: 'http://127.0.0.1:8081',

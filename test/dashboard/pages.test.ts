@@ -3,14 +3,18 @@
  * 375 px and 1440 px renders without an error or a CSP refusal, labels every field, never scrolls
  * sideways, and is written to artifacts/dashboard/ as a screenshot; the key flows work from the
  * keyboard, the secret leaves the page when its dialog closes, revocation asks first, sign-in
- * returns to the page asked for, and a one-time link's token leaves the address bar.
+ * returns to the page asked for, and a one-time link's token leaves the address bar. A first user's
+ * stumbles: Usage keeps its split and period in the address, an unknown path shows a not-found page,
+ * pending requests are labelled as such, the Overview's development-key rates are the plan table's
+ * (as the README states them), and "Allowed domains" shows only for Client keys, as required there.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboard } from '../../api/dashboard/build.js';
+import { DEFAULT_PLAN_CATALOG } from '../../shared/limits/plans.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { FIXTURE_PASSWORD, type FixtureServer, NEW_KEY_SECRET, startFixtureServer } from './fixture-server.js';
 
@@ -25,6 +29,7 @@ const PAGES = [
   ['/dashboard/sandbox', 'Sandbox'],
   ['/dashboard/settings', 'Settings'],
   ['/dashboard/sign-in', 'Sign in'],
+  ['/dashboard/nonexistent', 'Page not found'],
   ['/oauth/authorize', 'Authorize Release checker'],
 ] as const;
 
@@ -78,6 +83,117 @@ describe.each(WIDTHS)('dashboard pages at %i px', (width) => {
         path: path.join(ARTIFACTS, `${url.replace(/^\/|\/$/g, '').replaceAll('/', '-') || 'root'}-${width}.png`),
         fullPage: true,
       });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+});
+
+describe.each(WIDTHS)('a first user at %i px', (width) => {
+  it('Usage keeps "Split by: Key" and the period in the address, across a period change and a reload', async () => {
+    await withServer({}, async (server) => {
+      const { page, problems } = await open(width);
+      await page.goto(`${server.origin}/dashboard/usage`);
+      await page.getByRole('heading', { name: 'Usage' }).waitFor();
+      await page.getByLabel('Key', { exact: true }).check();
+      expect(new URL(page.url()).searchParams.get('split')).toBe('key');
+      await page.getByLabel('Period').selectOption('7');
+      await expect.poll(() => new URL(page.url()).search).toBe('?split=key&days=7');
+      await expect.poll(() => page.locator('svg.chart title#chart-title').textContent()).toBe('Requests per day by key');
+      expect(await page.getByLabel('Key', { exact: true }).isChecked()).toBe(true);
+      expect(await page.locator('svg.chart rect').count()).toBeGreaterThan(0);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Usage' }).waitFor();
+      expect(await page.getByLabel('Key', { exact: true }).isChecked()).toBe(true);
+      expect(await page.getByLabel('Period').inputValue()).toBe('7');
+      expect(await page.locator('svg.chart title#chart-title').textContent()).toBe('Requests per day by key');
+      expect(server.calls.filter((c) => c.name === 'usage').length).toBe(3);
+      // Fixtures: 40 requests a day name no key; of today's, the server says 25 are not flushed yet.
+      const keyless = ['No key (deployment-wide JWT)', 'Pending (not yet attributed)'];
+      expect(await page.locator('.legend li').allTextContents()).toEqual([
+        'Build server (s224_Kx81Fq2…)',
+        'Marketing site checksum widget (s224_Wb3ZtQ9…)',
+        'JWT key signer-2030',
+        ...keyless,
+      ]);
+      expect(await page.locator('.pending').textContent()).toBe(
+        'Pending (not yet attributed): 25 requests today, counted in the total and written to their key within seconds.',
+      );
+      expect(await page.locator('.no-key').textContent()).toBe(
+        'No key (deployment-wide JWT): 255 requests, counted in the total; no key of the account made them.',
+      );
+      await page.getByLabel('Generation').check();
+      await expect.poll(() => new URL(page.url()).search).toBe('?split=generation&days=7');
+      expect(await page.locator('.legend li').allTextContents()).toEqual(['v1', 'v2', 'WebSocket', ...keyless]);
+      expect(await page.content()).not.toContain('Not attributed');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(ARTIFACTS, `usage-pending-${width}.png`), fullPage: true });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+
+  it('an unknown path shows the not-found page with the navigation, not the Overview', async () => {
+    await withServer({}, async (server) => {
+      const { page, problems } = await open(width);
+      await page.goto(`${server.origin}/dashboard/nonexistent`);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      expect(await page.title()).toBe('Page not found — sha224d');
+      expect(await page.locator('main .intro').textContent()).toBe('There is no dashboard page at /dashboard/nonexistent.');
+      expect(server.calls.some((c) => c.name === 'accountOverview')).toBe(false);
+      expect(await page.locator('nav a[aria-current=page]').count()).toBe(0);
+      await page.locator('main').getByRole('link', { name: 'Overview' }).click();
+      await page.getByRole('heading', { name: 'Acme Labs' }).waitFor();
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+
+  it('the Overview shows each development-key rate from the plan table, as the README states them', async () => {
+    const dev = DEFAULT_PLAN_CATALOG.developmentKeys;
+    const enterprise = DEFAULT_PLAN_CATALOG.plans.enterprise;
+    const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`run at 1/${1 / dev.rateFactor} of every rate, at least 1 per window`);
+    expect(readme).toContain(
+      `where the plan's rate is unlimited they get ${dev.perSecondWhenUnlimited}/s and ${dev.perMinuteWhenUnlimited.toLocaleString('en-US')}/min`,
+    );
+    await withServer({}, async (server) => {
+      const { page, problems } = await open(width);
+      await page.goto(`${server.origin}/dashboard/`);
+      await page.getByRole('heading', { name: 'Rate limits' }).waitFor();
+      const rows = await page.locator('.pairs dd').allTextContents();
+      expect(rows.slice(0, 3)).toEqual([
+        `no limitDevelopment keys: ${dev.perSecondWhenUnlimited} requests per second`,
+        `${enterprise.v1PerMinute!.toLocaleString('en-US')} requests per minuteDevelopment keys: ${Math.floor(enterprise.v1PerMinute! * dev.rateFactor)} requests per minute`,
+        `no limitDevelopment keys: ${dev.perSecondWhenUnlimited} requests per second`,
+      ]);
+      expect(await page.content()).not.toContain('a fifth');
+      await page.getByRole('heading', { name: 'Rate limits' }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, `overview-rates-${width}.png`) });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  });
+
+  it('"Allowed domains" shows only for a Client key, and is required there', async () => {
+    await withServer({}, async (server) => {
+      const { page, problems } = await open(width);
+      await page.goto(`${server.origin}/dashboard/keys`);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+      await dialog.waitFor();
+      expect(await dialog.getByLabel('Type').inputValue()).toBe('production');
+      const domains = dialog.getByLabel('Allowed domains (required for Client keys)');
+      expect(await domains.isVisible()).toBe(false);
+      expect(await dialog.getByLabel('Allowed IP addresses (optional)').isVisible()).toBe(true);
+      await page.screenshot({ path: path.join(ARTIFACTS, `keys-create-production-${width}.png`) });
+      await dialog.getByLabel('Type').selectOption('client');
+      expect(await domains.isVisible()).toBe(true);
+      expect(await domains.evaluate((e) => (e as HTMLTextAreaElement).required)).toBe(true);
+      await page.screenshot({ path: path.join(ARTIFACTS, `keys-create-client-${width}.png`) });
+      await dialog.getByLabel('Type').selectOption('development');
+      expect(await domains.isVisible()).toBe(false);
+      expect(await domains.evaluate((e) => (e as HTMLTextAreaElement).required)).toBe(false);
       expect(problems).toEqual([]);
       await page.context().close();
     });

@@ -156,6 +156,17 @@ describe('dashboard pages on the API node', () => {
     }
   });
 
+  it('answers a path that names no page with 404 and the same shell, whose router shows the not-found page', async () => {
+    for (const page of ['/dashboard/nonexistent', '/dashboard/keys/extra', '/dashboard/Usage']) {
+      const res = await fetch(s.url + page);
+      expect(res.status, page).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+      expect(await res.text()).toBe(await (await fetch(`${s.url}/dashboard/`)).text());
+    }
+    expect((await fetch(`${s.url}/dashboard/usage/`)).status).toBe(200);
+  });
+
   it('serves the hashed assets compressed and cacheable, and 404 for anything else there', async () => {
     const html = await (await fetch(`${s.url}/dashboard/`)).text();
     const script = /src="(\/dashboard\/assets\/app\.[0-9a-f]{12}\.js)"/.exec(html)![1]!;

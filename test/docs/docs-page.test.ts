@@ -3,10 +3,11 @@
  * only (every request the page makes is recorded and must stay on the server's origin), under its
  * Content-Security-Policy with no violation and no console error; every operation of the served
  * /openapi.json is on the page; a "Try it out" call with an API key reaches the live server and
- * shows SHA-224("abc"); every guide renders. Screenshots at 375 px and 1440 px go to
+ * shows SHA-224("abc"); the Authorize dialog opens on the X-API-Key field, first, visible and
+ * focused; summaries are plain text; every guide renders. Screenshots at 375 px and 1440 px go to
  * artifacts/docs/ (git-ignored), and no page scrolls sideways at 375 px.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +166,59 @@ describe('/docs API reference in Chromium', () => {
       expect(body).toMatchObject({ success: true, hash: ABC });
       await shown.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'try-it-1440.png') });
+      await expectClean(w);
+    } finally {
+      await w.page.close();
+    }
+  });
+});
+
+describe('/docs for a first reader', () => {
+  for (const width of WIDTHS) {
+    it(`Authorize opens at ${width} px on the X-API-Key field: listed first, focused and in view; the session cookie last`, async () => {
+      const w = await openWatched(`${server.url}/docs`, width);
+      try {
+        const { page } = w;
+        await page.locator('.btn.authorize').click();
+        const names = page.locator('.modal-ux form h4 code');
+        await names.last().waitFor();
+        const focusedScheme = (): Promise<string | null> =>
+          page.evaluate(() => document.activeElement?.closest('form')?.querySelector('h4 code')?.textContent ?? null);
+        await expect.poll(focusedScheme).toBe(headerKeyScheme);
+        const listed = await names.allTextContents();
+        expect(listed.slice(0, 3)).toEqual([headerKeyScheme, 'BearerApiKey', 'ApiKeyQuery']);
+        expect(listed.at(-1)).toBe('dashboardSession');
+        // In view: the point at the field's centre is the field itself (not scrolled away, not covered).
+        const inView = await page.evaluate(() => {
+          const field = document.activeElement as HTMLElement;
+          const r = field.getBoundingClientRect();
+          const x = r.left + r.width / 2;
+          const y = r.top + r.height / 2;
+          return { tag: field.tagName, hit: document.elementFromPoint(x, y) === field, within: y > 0 && y < window.innerHeight };
+        });
+        expect(inView).toEqual({ tag: 'INPUT', hit: true, within: true });
+        await page.screenshot({ path: path.join(ARTIFACTS, `authorize-${width}.png`) });
+        await expectClean(w);
+      } finally {
+        await w.page.close();
+      }
+    });
+  }
+
+  it('shows operation summaries as plain text and the version of package.json', async () => {
+    const w = await openWatched(`${server.url}/docs`, 1440);
+    try {
+      const { page } = w;
+      const batch = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/v2/batch"]') });
+      await expect
+        .poll(async () => (await batch.locator('.opblock-summary-description').textContent()) ?? '')
+        .toBe('Hash up to 1000 items; ?async=true answers 202 with a job');
+      const summaries = await page.$$eval('.opblock-summary-description', (all) => all.map((e) => e.textContent ?? ''));
+      expect(summaries.filter((t) => t.includes('`'))).toEqual([]);
+      const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+      await expect.poll(async () => (await page.locator('.info .title .version').first().textContent())?.trim()).toBe(version);
+      const { body } = await getJson(`${server.url}/asyncapi.json`);
+      expect((body as { info: { version: string } }).info.version).toBe(version);
       await expectClean(w);
     } finally {
       await w.page.close();

@@ -26,11 +26,17 @@ describe('account operations', () => {
       account: { id: viewer.account.id, plan: 'basic', allowedIps: [] },
       today: { used: 3, quota: 10_000, remaining: 9_997 },
       limits: { v1PerSecond: 20, v1PerMinute: 60, v2PerSecond: 50, wsConnections: 5 },
+      // A fifth of each rate (docs/limits.md), as the limiter enforces it.
+      developmentLimits: { v1PerSecond: 4, v1PerMinute: 12, v2PerSecond: 10 },
       features: { ipAllowList: false, oauth: false, jwt: false },
       status: 'operational',
     });
     const ent = await f.member('owner', 'enterprise');
-    expect((await accountOverviewOp(f.ctx, ent)).today).toMatchObject({ quota: null, remaining: null });
+    const enterprise = await accountOverviewOp(f.ctx, ent);
+    expect(enterprise.today).toMatchObject({ quota: null, remaining: null });
+    // Unlimited for production keys; a development key gets the fixed ceilings there (50/s), a fifth elsewhere.
+    expect(enterprise.limits).toMatchObject({ v1PerSecond: null, v1PerMinute: 1_000, v2PerSecond: null });
+    expect(enterprise.developmentLimits).toEqual({ v1PerSecond: 50, v1PerMinute: 200, v2PerSecond: 50 });
   });
 
   it('sets the account IP allow-list on Pro (admins only), refuses it on Basic, lets anyone clear it', async () => {
@@ -68,6 +74,10 @@ describe('account operations', () => {
     expect([usage.from, usage.to]).toEqual([days[0], today]);
     expect(usage.days[28]).toEqual({ day: yesterday, total: 12, byGeneration: { v1: 2, v2: 7, websocket: 3 } });
     expect(usage.days[29]?.total).toBe(4);
+    // The 4 live requests are not flushed: pending, not unattributed for good.
+    expect(usage.pending).toBe(4);
+    await f.store.addUsage(id, today, 'production', 4);
+    expect((await usageOp(f.ctx, owner, { days: 30 })).pending).toBe(0);
     expect(usage.days.slice(0, 28).every((d) => d.total === 0)).toBe(true);
     expect(usage.credentials.map((c) => [c.credential, c.kind, c.label, c.total, c.perDay[28]])).toEqual([
       [record.id, 'api_key', `Build box (${record.prefix}…)`, 9, 9],

@@ -1,5 +1,6 @@
 /** The account overview (plan, today's usage, limits, status) and the account-wide IP allow-list. */
 import { clearApiKeyCache } from '../../../shared/keys/api-keys.js';
+import { rateFor } from '../../../shared/limits/rules.js';
 import { assertAllowListPlan, IP_ALLOWLIST_PLANS, normalizeAllowList } from '../ip-allowlist.js';
 import { assertCan } from '../policy.js';
 import type { AccountIpAllowListRequest, AccountIpAllowListResponse, AccountOverviewResponse } from '../schemas/account.js';
@@ -23,6 +24,12 @@ export async function accountOverviewOp(ctx: ManagementContext, actor: Actor): P
       v2MaxFileBytes: limits.v2MaxFileBytes,
       wsConnections: limits.wsConnections,
     },
+    // From the plan table by the limiter's own rule, so the dashboard shows what is enforced.
+    developmentLimits: {
+      v1PerSecond: developmentRate(ctx, limits.v1PerSecond, 'second'),
+      v1PerMinute: developmentRate(ctx, limits.v1PerMinute, 'minute'),
+      v2PerSecond: developmentRate(ctx, limits.v2PerSecond, 'second'),
+    },
     features: {
       ipAllowList: IP_ALLOWLIST_PLANS.includes(account.plan),
       oauth: account.plan === 'enterprise',
@@ -30,6 +37,11 @@ export async function accountOverviewOp(ctx: ManagementContext, actor: Actor): P
     },
     status,
   };
+}
+
+function developmentRate(ctx: ManagementContext, planRate: number | null, window: 'second' | 'minute'): number {
+  // A development key's rate is never unlimited: a fraction of the plan's, or a fixed ceiling.
+  return rateFor(ctx.catalog, 'development', planRate, window) ?? 1;
 }
 
 /** Replaces the account-wide allow-list; a non-empty list needs Pro or Enterprise. */

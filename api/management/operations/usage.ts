@@ -51,7 +51,10 @@ export async function usageOp(
     const i = index.get(t.day);
     if (i !== undefined) perDay[i]!.total = t.count;
   }
-  perDay[perDay.length - 1]!.total = Math.max(perDay[perDay.length - 1]!.total, live.used);
+  const stored = perDay[perDay.length - 1]!.total;
+  perDay[perDay.length - 1]!.total = Math.max(stored, live.used);
+  // Counted live but not flushed yet: unattributed for now, not for good (docs/decisions.md "Dashboard and accounts").
+  const pending = Math.max(0, live.used - stored);
 
   const labels = new Map<string, string>([
     ...keys.map((k): [string, string] => [k.id, `${k.description} (${k.prefix}…)`]),
@@ -74,7 +77,7 @@ export async function usageOp(
   // Breakdowns are written beside the totals; a total never reads below its parts.
   for (const d of perDay) d.total = Math.max(d.total, d.byGeneration.v1 + d.byGeneration.v2 + d.byGeneration.websocket);
   const credentials = [...byCredential.values()].sort((a, b) => b.total - a.total || a.label.localeCompare(b.label));
-  return { from, to, generatedAt: now.toISOString(), days: perDay, credentials };
+  return { from, to, generatedAt: now.toISOString(), days: perDay, credentials, pending };
 }
 
 /** A cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR) is prefixed with ' (OWASP CSV injection). */

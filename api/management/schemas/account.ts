@@ -16,6 +16,12 @@ export const AccountOverviewResponse = z
       v2MaxFileBytes: z.number().int(),
       wsConnections: NullableCount,
     }),
+    /** The rates a development key of this plan gets (shared/limits/rules.ts rateFor): never unlimited. */
+    developmentLimits: z.object({
+      v1PerSecond: z.number().int().min(1),
+      v1PerMinute: z.number().int().min(1),
+      v2PerSecond: z.number().int().min(1),
+    }),
     /** What the plan offers (SPEC "Authentication" rules 6–8). */
     features: z.object({ ipAllowList: z.boolean(), oauth: z.boolean(), jwt: z.boolean() }),
     status: z.enum(['operational', 'degraded']),

@@ -34,6 +34,11 @@ export const UsageResponse = z
     generatedAt: Timestamp,
     days: z.array(UsageDay),
     credentials: z.array(UsageCredential),
+    /**
+     * Requests of the last day that the limiter counted but the store does not hold yet: they are
+     * in that day's `total` and get their credential and generation at the next flush, seconds later.
+     */
+    pending: z.number().int().min(0),
   })
   .openapi('MgmtUsage');
 

@@ -131,10 +131,69 @@ describe('other commands', () => {
       .map((l) => JSON.parse(l) as { id: string; hash: string });
     expect(out).toEqual(
       lines.map((_, i) =>
-        i % 3 === 0 ? { id: String(i + 1), hash: sha224Hex(`plain ${i}`) } : { id: `n${i}`, hash: sha224Hex(`item ${i}`) },
+        // Items without an id get their 0-based index, as /v1/batch/hash numbers them.
+        i % 3 === 0 ? { id: String(i), hash: sha224Hex(`plain ${i}`) } : { id: `n${i}`, hash: sha224Hex(`item ${i}`) },
       ),
     );
     expect((await client.v1.usage()).account.quota.used).toBe(before + 3 + 1);
+  });
+
+  it('batch numbers items without an id from 0, skipping blank lines; a "text" field is refused with an example', async () => {
+    fs.writeFileSync(path.join(work, 'ids.jsonl'), '"zero"\n\n{"data":"one"}\n{"id":"x","data":"two"}\n"three"\n');
+    const result = await run(['batch', 'ids.jsonl']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      [
+        { id: '0', hash: sha224Hex('zero') },
+        { id: '1', hash: sha224Hex('one') },
+        { id: 'x', hash: sha224Hex('two') },
+        { id: '3', hash: sha224Hex('three') },
+      ]
+        .map((r) => `${JSON.stringify(r)}\n`)
+        .join(''),
+    );
+    fs.writeFileSync(path.join(work, 'text.jsonl'), '{"id":"b","text":"hello"}\n');
+    expect(await run(['batch', 'text.jsonl'])).toMatchObject({
+      code: 2,
+      stderr: 'sha224d: text.jsonl:1: expected {"id": "a", "data": "hello"} or a JSON string such as "hello"\n',
+    });
+  });
+
+  it('stops quietly when its reader closes the pipe early (batch … | head -1): status 141, nothing on stderr', async () => {
+    // More output than a pipe holds (64 KiB), so writes must fail once head has gone.
+    const lines = Array.from({ length: 3000 }, (_, i) => JSON.stringify(`line ${i}`));
+    fs.writeFileSync(path.join(work, 'many.jsonl'), `${lines.join('\n')}\n`);
+    for (const args of [
+      ['batch', 'many.jsonl'],
+      ['--local', 'batch', 'many.jsonl'],
+    ]) {
+      const cli = [process.execPath, CLI, ...args].map((a) => JSON.stringify(a)).join(' ');
+      const script = `${cli} 2>stderr.txt | head -1; echo "\${PIPESTATUS[0]}" > status.txt`;
+      const { stdout } = await promisify(execFile)('bash', ['-c', script], { cwd: work, env });
+      expect(stdout).toBe(`{"id":"0","hash":"${sha224Hex('line 0')}"}\n`);
+      expect(fs.readFileSync(path.join(work, 'stderr.txt'), 'utf8')).toBe('');
+      expect(fs.readFileSync(path.join(work, 'status.txt'), 'utf8').trim()).toMatch(/^(?:0|141)$/);
+    }
+  });
+
+  it('jobs submit FILE prints the job id alone; jobs wait prints the result; stdin and --json too', async () => {
+    const submitted = await run(['jobs', 'submit', 'with space.txt']);
+    expect(submitted).toMatchObject({ code: 0, stderr: '' });
+    const id = submitted.stdout.trim();
+    expect(submitted.stdout).toBe(`${id}\n`);
+    expect(id).toMatch(/^\S+$/);
+    expect((await run(['jobs', 'wait', id])).stdout).toBe(`${sha224Hex('hello\n')}  with space.txt\n`);
+    const fromStdin = await run(['--json', 'jobs', 'submit', '-'], { input: 'piped in' });
+    const accepted = JSON.parse(fromStdin.stdout) as { job_id: string; status: string };
+    expect(['queued', 'active']).toContain(accepted.status);
+    expect(JSON.parse((await run(['--json', 'jobs', 'wait', accepted.job_id])).stdout)).toMatchObject({
+      status: 'completed',
+      hash: sha224Hex('piped in'),
+    });
+    expect(await run(['jobs', 'submit', 'no-such-file'])).toMatchObject({
+      code: 2,
+      stderr: 'sha224d: no-such-file: No such file or directory\n',
+    });
   });
 
   it('url, usage, status and jobs', async () => {
@@ -172,6 +231,15 @@ describe('other commands', () => {
     expect((await run(['hash', 'zz', '--encoding', 'hex'])).code).toBe(3);
     const help = await run(['--help']);
     expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Examples:') });
+    expect(help.stdout).toContain('$ id=$(sha224d jobs submit big.iso)');
+    const batchHelp = await run(['batch', '--help']);
+    expect(batchHelp.stdout).toContain('\n  {"id":"a","data":"hello"}\n');
+    expect(batchHelp.stdout).toContain('\n  "hello"\n');
+    expect(batchHelp.stdout).toContain('An item without an id gets its 0-based index');
+    const configHelp = await run(['config', '--help']);
+    expect(configHelp.stdout).toMatch(/^ {2}set-key <key> +save the API key in the config file \(mode 0600\)$/m);
+    expect(configHelp.stdout).toMatch(/^ {2}set-url <url> +save the service address in the config file$/m);
+    expect(configHelp.stdout).toMatch(/^ {2}show +print the address and key in effect/m);
   });
 
   it('npx sha224d works from the repository root (npm workspace bin)', () => {

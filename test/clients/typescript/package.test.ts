@@ -3,7 +3,7 @@
  * (from the npm cache where it can), its typed calls and the README's examples compile under `strict` (and misuse does not), the compiled program
  * hashes against a live server, and its `sha224d` bin runs. The browser build imports nothing.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,7 +61,7 @@ it('the browser build has no imports at all (no Node built-ins, no dependencies)
 
 it('npm pack installs into a fresh project; its typed calls compile under strict and run', () => {
   // dist/ was built by the test run's global setup from these sources; --ignore-scripts keeps
-  // `prepare` from rebuilding it under the feet of the other test files that run it.
+  // `prepack` from rebuilding it under the feet of the other test files that run it.
   const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
     cwd: CLIENT_DIR,
     env: npmEnv,
@@ -71,11 +71,20 @@ it('npm pack installs into a fresh project; its typed calls compile under strict
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, type: 'module' }));
   // --prefer-offline: `npm ci` caches tarballs but not the registry documents that resolving the
   // tarball's dependency ranges needs, so those may come from the registry.
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: project, env: npmEnv, stdio: 'pipe' });
+  const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+    cwd: project,
+    env: npmEnv,
+    encoding: 'utf8',
+  });
+  expect(install.status, install.stderr).toBe(0);
+  // No install script in the manifest: npm would warn about it (and its scripts/ is not packed).
+  expect(install.stderr).not.toMatch(/install-scripts|prepare/);
   const installed = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/@sha224d/client/package.json'), 'utf8')) as {
     files: string[];
+    scripts: Record<string, string>;
   };
   expect(installed.files).toContain('dist');
+  expect(Object.keys(installed.scripts).filter((s) => /^(?:pre|post)?(?:install|prepare)$/.test(s))).toEqual([]);
   expect(fs.existsSync(path.join(project, 'node_modules/ws'))).toBe(false); // optional peers stay optional
 
   fs.writeFileSync(path.join(project, 'main.ts'), PROGRAM);
@@ -106,6 +115,14 @@ it('npm pack installs into a fresh project; its typed calls compile under strict
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, stdio: 'pipe' });
 
   const runEnv = { ...npmEnv, SHA224D_API_KEY: server.key, SHA224D_URL: server.url };
+  // The README's "Running an example" on Node 20: its first example saved as example.mts, run by tsx.
+  fs.copyFileSync(path.join(project, examples[0]!), path.join(project, 'example.mts'));
+  const tsx = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), ['example.mts'], {
+    cwd: project,
+    env: { ...runEnv, SHA224D_JWT: 'header.payload.signature' },
+    encoding: 'utf8',
+  });
+  expect({ status: tsx.status, stderr: tsx.stderr }).toEqual({ status: 0, stderr: '' });
   const output = execFileSync(process.execPath, ['out/main.js'], { cwd: project, env: runEnv, encoding: 'utf8' });
   expect(JSON.parse(output)).toEqual({ hash: sha224Hex('abc'), upload: sha224Hex('abc'), sent: 3, quota: -1, state: 'completed' });
   const bin = execFileSync(path.join(project, 'node_modules/.bin/sha224d'), ['hash', 'abc'], {

@@ -1,7 +1,8 @@
 // Builds dist/ (~1 s): esbuild bundles the browser build (index.js: no Node built-ins, no
 // dependencies), the Node build (node.js) and the CLI (cli.js, with the client-side SHA-224
 // library of --local inlined); tsc writes the type declarations. dist/ is not committed: `npm pack`
-// runs this (prepack), and so does the repository's `npm ci` (the root's prepare script).
+// runs this (the package's prepack script), and so does the repository's `npm ci` (the root's
+// prepare script; the package has none, as npm would copy it into the tarball's manifest).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -10,6 +10,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import openapiTS, { astToString } from 'openapi-typescript';
 import path from 'node:path';
 import prettier from 'prettier';
+import { SERVICE_VERSION } from '../../../docs/version.js';
 import { buildOpenApiDocument } from '../../../openapi.js';
 import { WsErrorReply, WsHashMessage, WsHashReply } from '../../../schemas/ws.js';
 
@@ -44,7 +45,7 @@ function realtimeDocument(): unknown {
   registry.register('WsErrorReply', WsErrorReply);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'sha224d realtime messages', version: '2.0.0' },
+    info: { title: 'sha224d realtime messages', version: SERVICE_VERSION },
   });
 }
 

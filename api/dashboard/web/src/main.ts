@@ -8,6 +8,7 @@ import { h, replaceChildren } from './dom.js';
 import { shell } from './layout.js';
 import { renderGrants } from './pages/grants.js';
 import { renderKeys } from './pages/keys.js';
+import { renderNotFound } from './pages/not-found.js';
 import { renderOAuthApps } from './pages/oauth-apps.js';
 import { renderOverview } from './pages/overview.js';
 import { renderSandbox } from './pages/sandbox.js';
@@ -15,20 +16,23 @@ import { renderSetPassword } from './pages/set-password.js';
 import { renderSettings } from './pages/settings.js';
 import { renderSignIn } from './pages/sign-in.js';
 import { renderUsage } from './pages/usage.js';
+import { PAGE_PATHS } from './paths.js';
 import { BASE, go, startRouter, type Page } from './router.js';
 import { currentMembership, currentSession, setSession } from './state.js';
 
 const PAGES: Page[] = [
-  { path: '/', title: 'Overview', nav: true, render: renderOverview },
-  { path: '/keys', title: 'API keys', nav: true, render: renderKeys },
-  { path: '/usage', title: 'Usage', nav: true, render: renderUsage },
-  { path: '/oauth-apps', title: 'OAuth applications', nav: true, render: renderOAuthApps },
-  { path: '/authorized-apps', title: 'Authorized applications', nav: true, render: renderGrants },
-  { path: '/sandbox', title: 'Sandbox', nav: true, render: renderSandbox },
-  { path: '/settings', title: 'Settings', nav: true, render: renderSettings },
-  { path: '/sign-in', title: 'Sign in', public: true, render: renderSignIn },
-  { path: '/set-password', title: 'Set password', public: true, render: renderSetPassword },
+  { path: PAGE_PATHS.overview, title: 'Overview', nav: true, render: renderOverview },
+  { path: PAGE_PATHS.keys, title: 'API keys', nav: true, render: renderKeys },
+  { path: PAGE_PATHS.usage, title: 'Usage', nav: true, render: renderUsage },
+  { path: PAGE_PATHS.oauthApps, title: 'OAuth applications', nav: true, render: renderOAuthApps },
+  { path: PAGE_PATHS.authorizedApps, title: 'Authorized applications', nav: true, render: renderGrants },
+  { path: PAGE_PATHS.sandbox, title: 'Sandbox', nav: true, render: renderSandbox },
+  { path: PAGE_PATHS.settings, title: 'Settings', nav: true, render: renderSettings },
+  { path: PAGE_PATHS.signIn, title: 'Sign in', public: true, render: renderSignIn },
+  { path: PAGE_PATHS.setPassword, title: 'Set password', public: true, render: renderSetPassword },
 ];
+/** Any other path under /dashboard: behind the session like the pages, with the navigation to leave it. */
+const NOT_FOUND: Page = { path: '', title: 'Page not found', render: renderNotFound };
 
 /** Once per refusal: a 401 reaches here from the API client and from the page that made the call. */
 function toSignIn(): void {
@@ -94,4 +98,4 @@ async function show(page: Page): Promise<void> {
 }
 
 setUnauthorizedHandler(toSignIn);
-startRouter(PAGES, show);
+startRouter(PAGES, NOT_FOUND, show);

@@ -2,6 +2,7 @@
  * Client-side routing under /dashboard: each page is a path and a render function. Links inside the
  * dashboard are intercepted and pushed to history; the account (?account=) travels with them.
  * After rendering, focus moves to the page heading so keyboard and screen-reader users land on it.
+ * A path that names no page renders the not-found page (never another page in its place).
  */
 export const BASE = '/dashboard';
 
@@ -16,10 +17,12 @@ export interface Page {
 }
 
 let pages: Page[] = [];
+let notFound: Page | undefined;
 let onNavigate: (page: Page) => Promise<void> = () => Promise.resolve();
 
-export function startRouter(all: Page[], navigate: (page: Page) => Promise<void>): void {
+export function startRouter(all: Page[], missing: Page, navigate: (page: Page) => Promise<void>): void {
   pages = all;
+  notFound = missing;
   onNavigate = navigate;
   window.addEventListener('popstate', () => void route());
   document.addEventListener('click', (event) => {
@@ -35,7 +38,7 @@ export function startRouter(all: Page[], navigate: (page: Page) => Promise<void>
 
 export function pageFor(pathname: string): Page {
   const rel = pathname.replace(/\/+$/, '') || BASE;
-  return pages.find((p) => BASE + p.path === rel || (p.path === '/' && rel === BASE)) ?? pages.find((p) => p.path === '/')!;
+  return pages.find((p) => BASE + p.path === rel || (p.path === '/' && rel === BASE)) ?? notFound!;
 }
 
 export function go(url: string, replace = false): void {

@@ -19,6 +19,17 @@ export async function runCli(argv: string[], io: Io): Promise<ExitCode> {
   }
 }
 
+/** The status of a process ended by SIGPIPE (128 + 13), what `sha224sum … | head` leaves. */
+const EXIT_BROKEN_PIPE = 141;
+
+// A reader that stops early (`sha224d batch items.jsonl | head -2`) closes the pipe: end at once and
+// quietly, as sha224sum does, instead of an unhandled 'error' event and its stack trace. Node ignores
+// SIGPIPE itself, so the conventional status is set by hand.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(EXIT_BROKEN_PIPE);
+  throw err;
+});
+
 const io: Io = {
   stdout: process.stdout,
   stderr: process.stderr,

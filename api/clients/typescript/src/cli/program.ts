@@ -8,7 +8,16 @@ import { batchCommand } from './commands/batch.js';
 import { checkCommand } from './commands/check.js';
 import { configSetKey, configSetUrl, configShow } from './commands/config.js';
 import { hashCommand, hmacCommand, urlCommand, verifyCommand } from './commands/hash.js';
-import { jobsGetCommand, jobsWaitCommand } from './commands/jobs.js';
+import { jobsGetCommand, jobsSubmitCommand, jobsWaitCommand } from './commands/jobs.js';
+
+/** `batch --help`: what a line looks like (an object with "data", or a JSON string) and how ids are given. */
+const BATCH_HELP = `
+Each line is one item: an object with "data" and an optional "id", or a JSON string:
+  {"id":"a","data":"hello"}
+  {"data":"68656c6c6f"}          (with --encoding hex)
+  "hello"
+An item without an id gets its 0-based index among the items ("0", "1", …; blank lines are
+skipped), as /v1/batch/hash numbers items. Output: one {"id":…,"hash":…} line per item, in order.`;
 
 const EXAMPLES = `
 Examples:
@@ -21,9 +30,10 @@ Examples:
   $ sha224d verify abc 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
   $ sha224d hmac message --secret key
   $ sha224d url https://example.com/
-  $ sha224d batch items.jsonl > hashes.jsonl  # {"id":"a","data":"…"} per line, 1000 per request
+  $ sha224d batch items.jsonl > hashes.jsonl  # a line: {"id":"a","data":"hello"} or "hello"; 1000 per request
   $ sha224d --json usage
-  $ sha224d jobs wait <job-id>
+  $ id=$(sha224d jobs submit big.iso)         # an async job: prints its id at once
+  $ sha224d jobs wait "$id"
   $ sha224d config set-key s224_…             # saved in ~/.config/sha224d/config.json (mode 0600)
 
 Key: --key, else SHA224D_API_KEY, else the config file. Address: --base-url, else SHA224D_URL,
@@ -118,8 +128,9 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
 
   program
     .command('batch')
-    .description('hash a JSON-lines file ({"id":…,"data":…} or "text" per line) in requests of 1000 items')
+    .description('hash a JSON-lines file (a line: {"id":"a","data":"hello"} or "hello") in requests of 1000 items')
     .argument('<file>', 'JSON-lines file, or - for stdin')
+    .addHelpText('after', BATCH_HELP)
     .addOption(choice('-e, --encoding <encoding>', 'encoding of each data', ENCODINGS, 'utf8'))
     .addOption(choice('-o, --output <format>', 'digest format', ['hex', 'base64', 'binary'] as const, 'hex'))
     .option('-c, --concurrency <n>', 'requests in flight', positiveInt, 4)
@@ -135,7 +146,12 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
     .option('-q, --quiet', 'do not print OK lines')
     .action((sums: string, options: { quiet?: boolean }) => action((c) => checkCommand(c, sums, options))());
 
-  const jobs = program.command('jobs').description('async jobs');
+  const jobs = program.command('jobs').description('async jobs: submit a file, get its state, wait for its result');
+  jobs
+    .command('submit')
+    .description('upload FILE as an async job (/v2/file or /v2/stream with ?async=true) and print its job id')
+    .argument('<file>', 'file, or - for stdin')
+    .action((file: string) => action((c) => jobsSubmitCommand(c, file))());
   jobs
     .command('get')
     .description('state of a job (GET /v2/jobs/{id})')
@@ -151,13 +167,18 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
   const config = program.command('config').description('the config file (API key, address)');
   config
     .command('set-key')
-    .argument('<key>', 'API key')
+    .description('save the API key in the config file (mode 0600)')
+    .argument('<key>', 'API key (s224_…)')
     .action((key: string) => action((c) => configSetKey(c, key))());
   config
     .command('set-url')
-    .argument('<url>', 'service address')
+    .description('save the service address in the config file')
+    .argument('<url>', 'service address, e.g. https://hash.example.com')
     .action((url: string) => action((c) => configSetUrl(c, url))());
-  config.command('show').action(action(configShow));
+  config
+    .command('show')
+    .description('print the address and key in effect (the key masked) and the config file’s path')
+    .action(action(configShow));
 
   for (const command of [program, ...program.commands, ...jobs.commands, ...config.commands]) {
     command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });

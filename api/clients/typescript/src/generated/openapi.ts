@@ -63,7 +63,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Hash up to 1000 items; `?async=true` answers 202 with a job */
+    /** Hash up to 1000 items; ?async=true answers 202 with a job */
     post: operations['batchV2'];
     delete?: never;
     options?: never;
@@ -80,7 +80,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** SHA-224 of an uploaded file; `?async=true` answers 202 with a job */
+    /** SHA-224 of an uploaded file; ?async=true answers 202 with a job */
     post: operations['fileV2'];
     delete?: never;
     options?: never;
@@ -97,7 +97,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** SHA-224 of a raw application/octet-stream body (chunked); `?async=true` answers 202 with a job */
+    /** SHA-224 of a raw application/octet-stream body (chunked); ?async=true answers 202 with a job */
     post: operations['streamV2'];
     delete?: never;
     options?: never;
@@ -151,7 +151,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Verify data against a SHA-224 digest (Set A body; a Set B body with `text` answers in Set B shape) */
+    /** Verify data against a SHA-224 digest (Set A body; a Set B body with text answers in Set B shape) */
     post: operations['verifyV1'];
     delete?: never;
     options?: never;
@@ -522,7 +522,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** This document (public, `Access-Control-Allow-Origin: *`, revalidated by ETag) */
+    /** This document (public, Access-Control-Allow-Origin: *, revalidated by ETag) */
     get: operations['getOpenApiDocument'];
     put?: never;
     post?: never;
@@ -539,7 +539,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The client library as a classic script (global `sha224`), cached for an hour */
+    /** The client library as a classic script (global sha224), cached for an hour */
     get: operations['getSdkScript'];
     put?: never;
     post?: never;

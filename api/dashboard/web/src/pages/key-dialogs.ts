@@ -15,7 +15,7 @@ export const TYPE_NAMES: Record<ApiKeyView['type'], string> = {
 };
 export const TYPE_HINTS: Record<ApiKeyView['type'], string> = {
   production: 'Full access, for servers. Never put it in browser code.',
-  development: 'Full access at a fifth of the rate, for testing.',
+  development: 'Full access at lower rate limits (the Overview lists them), for testing.',
   read_only: 'Usage, status and job results only, for monitoring.',
   client: 'Hash and verify only, from the web sites you list; safe in browser code.',
 };
@@ -38,11 +38,12 @@ export function createDialog(accountId: string, done: () => void): void {
     );
     const typeHint = h('p', { class: 'hint' }, TYPE_HINTS[types[0]!]);
     const description = field({ label: 'Description', name: 'description', required: true, hint: 'What uses it, e.g. "Build server".' });
+    // Only Client keys have domains, and they need at least one (the server's rule, shared/keys/api-keys.ts).
     const domains = field({
-      label: 'Allowed domains',
+      label: 'Allowed domains (required for Client keys)',
       name: 'domains',
       multiline: true,
-      hint: 'One per line: app.example.com or *.example.com.',
+      hint: 'The web sites that may use the key, one per line: app.example.com or *.example.com.',
     });
     const ips = field({
       label: 'Allowed IP addresses (optional)',
@@ -55,6 +56,7 @@ export function createDialog(accountId: string, done: () => void): void {
       const t = type.input.value as ApiKeyView['type'];
       typeHint.textContent = TYPE_HINTS[t];
       domains.wrapper.hidden = t !== 'client';
+      domains.input.required = t === 'client';
     };
     type.input.addEventListener('change', syncType);
     syncType();
@@ -87,11 +89,12 @@ export function editDialog(accountId: string, key: ApiKeyView, done: () => void)
   formDialog(`Edit key ${key.prefix}…`, ({ close }) => {
     const description = field({ label: 'Description', name: 'description', value: key.description, required: true });
     const domains = field({
-      label: 'Allowed domains',
+      label: 'Allowed domains (required for Client keys)',
       name: 'domains',
       multiline: true,
       value: key.allowedDomains.join('\n'),
       hint: 'One per line.',
+      required: key.type === 'client',
     });
     domains.wrapper.hidden = key.type !== 'client';
     const ips = field({

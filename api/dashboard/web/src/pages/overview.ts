@@ -1,4 +1,7 @@
-/** Overview: plan, today's requests against the quota, rate limits, service status. */
+/**
+ * Overview: plan, today's requests against the quota, rate limits (a development key's beside each,
+ * as the server computes them from the plan table), service status.
+ */
 import { call } from '../api.js';
 import { badge } from '../components/table.js';
 import { formatBytes, formatDateTime, formatNumber, h, replaceChildren } from '../dom.js';
@@ -30,6 +33,9 @@ export async function renderOverview(main: HTMLElement): Promise<void> {
           ),
         );
   const limit = (n: number | null, unit: string) => (n === null ? 'no limit' : `${formatNumber(n)} ${unit}`);
+  const dev = o.developmentLimits;
+  const rate = (production: number | null, development: number, unit: string) =>
+    h('dd', {}, limit(production, unit), h('span', { class: 'dev-rate' }, `Development keys: ${limit(development, unit)}`));
   replaceChildren(
     main,
     pageHeader(o.account.name, `Account ${o.account.id} · your role: ${o.role}`),
@@ -63,17 +69,17 @@ export async function renderOverview(main: HTMLElement): Promise<void> {
         'dl',
         { class: 'pairs' },
         h('dt', {}, 'v1 (Set A)'),
-        h('dd', {}, limit(o.limits.v1PerSecond, 'requests per second')),
+        rate(o.limits.v1PerSecond, dev.v1PerSecond, 'requests per second'),
         h('dt', {}, 'v1 (Set B)'),
-        h('dd', {}, limit(o.limits.v1PerMinute, 'requests per minute')),
+        rate(o.limits.v1PerMinute, dev.v1PerMinute, 'requests per minute'),
         h('dt', {}, 'v2 and WebSocket'),
-        h('dd', {}, limit(o.limits.v2PerSecond, 'requests per second')),
+        rate(o.limits.v2PerSecond, dev.v2PerSecond, 'requests per second'),
         h('dt', {}, 'Largest file'),
         h('dd', {}, `${formatBytes(o.limits.v1MaxFileBytes)} on v1, ${formatBytes(o.limits.v2MaxFileBytes)} on v2`),
         h('dt', {}, 'WebSocket connections'),
         h('dd', {}, o.limits.wsConnections === null ? 'no limit' : formatNumber(o.limits.wsConnections)),
       ),
-      h('p', { class: 'hint' }, 'Development keys run at a fifth of these rates. All keys share the daily quota.'),
+      h('p', { class: 'hint' }, 'All keys of the account share the daily quota.'),
     ),
     o.account.allowedIps.length > 0
       ? section('Account IP allow-list', h('p', {}, `Requests are accepted only from: ${o.account.allowedIps.join(', ')}`))

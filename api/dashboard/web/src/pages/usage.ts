@@ -1,4 +1,10 @@
-/** Usage: requests per day as a chart (by generation or by key), a table beside it, and the CSV. */
+/**
+ * Usage: requests per day as a chart (by generation or by key), a table beside it, and the CSV.
+ * The split and the period live in the address (`?split=key&days=7`), so they survive each other's
+ * changes, reloads and shared links. A day's requests that name no key are of two kinds: today's
+ * not yet written per key and generation (the server's `pending`: counts are written in batches,
+ * seconds later), shown as pending; and those that never name one (a deployment-wide JWT).
+ */
 import type { UsageResponse } from '../../../../management/schemas/usage.js';
 import { call, urlOf } from '../api.js';
 import { legend, stackedBars, type Series } from '../components/chart.js';
@@ -8,36 +14,73 @@ import { pageHeader, section } from '../layout.js';
 import { currentMembership } from '../state.js';
 
 const TOP_CREDENTIALS = 5;
+export const PENDING = 'Pending (not yet attributed)';
+export const NO_KEY = 'No key (deployment-wide JWT)';
+const PERIODS = [7, 30, 90] as const;
+type Split = 'generation' | 'key';
+
+/** The page's state from the address: `split` (generation or key) and `days` (7, 30 or 90). */
+function viewFromUrl(): { split: Split; days: number } {
+  const params = new URLSearchParams(location.search);
+  const days = Number(params.get('days') ?? '30');
+  return { split: params.get('split') === 'key' ? 'key' : 'generation', days: (PERIODS as readonly number[]).includes(days) ? days : 30 };
+}
+
+/** Writes one of them into the address, keeping the rest (the account, the other setting). */
+function setInUrl(name: 'split' | 'days', value: string): void {
+  const url = new URL(location.href);
+  url.searchParams.set(name, value);
+  history.replaceState(null, '', url);
+}
+
+/** Per day, the requests no key accounts for, split into pending (today's unflushed) and keyless. */
+export function unattributed(u: UsageResponse, attributed: number[]): { pending: number[]; noKey: number[] } {
+  const last = u.days.length - 1;
+  const rest = u.days.map((d, i) => Math.max(0, d.total - (attributed[i] ?? 0)));
+  const pending = rest.map((v, i) => (i === last ? Math.min(v, u.pending) : 0));
+  return { pending, noKey: rest.map((v, i) => v - pending[i]!) };
+}
+
+function withUnattributed(series: Series[], u: UsageResponse, attributed: number[]): Series[] {
+  const { pending, noKey } = unattributed(u, attributed);
+  if (noKey.some((v) => v > 0)) series.push({ name: NO_KEY, values: noKey });
+  if (pending.some((v) => v > 0)) series.push({ name: PENDING, values: pending });
+  return series;
+}
 
 export function generationSeries(u: UsageResponse): Series[] {
-  const other = u.days.map((d) => Math.max(0, d.total - d.byGeneration.v1 - d.byGeneration.v2 - d.byGeneration.websocket));
   const series: Series[] = [
     { name: 'v1', values: u.days.map((d) => d.byGeneration.v1) },
     { name: 'v2', values: u.days.map((d) => d.byGeneration.v2) },
     { name: 'WebSocket', values: u.days.map((d) => d.byGeneration.websocket) },
   ];
-  if (other.some((v) => v > 0)) series.push({ name: 'Not attributed', values: other });
-  return series;
+  return withUnattributed(
+    series,
+    u,
+    u.days.map((d) => d.byGeneration.v1 + d.byGeneration.v2 + d.byGeneration.websocket),
+  );
+}
+
+/** Every key's requests per day, summed. */
+function byAnyKey(u: UsageResponse): number[] {
+  return u.days.map((_, i) => u.credentials.reduce((sum, c) => sum + (c.perDay[i] ?? 0), 0));
 }
 
 export function credentialSeries(u: UsageResponse): Series[] {
   const top = u.credentials.slice(0, TOP_CREDENTIALS);
   const series: Series[] = top.map((c) => ({ name: c.label, values: c.perDay }));
-  const rest = u.days.map((d, i) => d.total - top.reduce((sum, c) => sum + (c.perDay[i] ?? 0), 0));
-  if (rest.some((v) => v > 0))
-    series.push({
-      name: u.credentials.length > TOP_CREDENTIALS ? 'Other keys and unattributed' : 'Not attributed',
-      values: rest.map((v) => Math.max(0, v)),
-    });
-  return series;
+  const all = byAnyKey(u);
+  const others = all.map((v, i) => v - top.reduce((sum, c) => sum + (c.perDay[i] ?? 0), 0));
+  if (others.some((v) => v > 0)) series.push({ name: 'Other keys', values: others });
+  return withUnattributed(series, u, all);
 }
 
 export async function renderUsage(main: HTMLElement): Promise<void> {
   const accountId = currentMembership()!.accountId;
-  const days = Number(new URLSearchParams(location.search).get('days') ?? '30');
-  const usage = await call('usage', { params: { accountId }, query: { days: [7, 30, 90].includes(days) ? days : 30 } });
+  const initial = viewFromUrl();
+  const usage = await call('usage', { params: { accountId }, query: { days: initial.days } });
   const chartBox = h('div', { class: 'chart-box' });
-  const view = { mode: 'generation' as 'generation' | 'key' };
+  const view = { mode: initial.split };
   const draw = () => {
     const series = view.mode === 'generation' ? generationSeries(usage) : credentialSeries(usage);
     replaceChildren(
@@ -56,7 +99,14 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
     return h(
       'span',
       { class: 'radio' },
-      h('input', { type: 'radio', id, name, value, checked: view.mode === value, on: { change: () => ((view.mode = value), draw()) } }),
+      h('input', {
+        type: 'radio',
+        id,
+        name,
+        value,
+        checked: view.mode === value,
+        on: { change: () => ((view.mode = value), setInUrl('split', value), draw()) },
+      }),
       h('label', { for: id }, label),
     );
   };
@@ -67,16 +117,16 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
       id: rangeId,
       on: {
         change: (e) => {
-          const url = new URL(location.href);
-          url.searchParams.set('days', (e.target as HTMLSelectElement).value);
-          history.replaceState(null, '', url);
+          setInUrl('days', (e.target as HTMLSelectElement).value);
           void renderUsage(main);
         },
       },
     },
-    ...[7, 30, 90].map((n) => h('option', { value: n, selected: n === usage.days.length }, `Last ${n} days`)),
+    ...PERIODS.map((n) => h('option', { value: n, selected: n === initial.days }, `Last ${n} days`)),
   );
   const total = usage.days.reduce((s, d) => s + d.total, 0);
+  const { pending, noKey } = unattributed(usage, byAnyKey(usage));
+  const sum = (values: number[]) => values.reduce((s, v) => s + v, 0);
   draw();
   replaceChildren(
     main,
@@ -134,6 +184,20 @@ export async function renderUsage(main: HTMLElement): Promise<void> {
           usage.credentials,
           'No requests by any key in this period.',
         ),
+        sum(pending) > 0
+          ? h(
+              'p',
+              { class: 'hint pending' },
+              `${PENDING}: ${formatNumber(sum(pending))} requests today, counted in the total and written to their key within seconds.`,
+            )
+          : null,
+        sum(noKey) > 0
+          ? h(
+              'p',
+              { class: 'hint no-key' },
+              `${NO_KEY}: ${formatNumber(sum(noKey))} requests, counted in the total; no key of the account made them.`,
+            )
+          : null,
       ),
     ),
   );

@@ -1,6 +1,7 @@
 /**
- * `batch FILE.jsonl`: one item per line (`{"id": "a", "data": "…"}`, or a JSON string whose id is
- * its line number), sent in requests of 1000 items (the /v2/batch maximum) with at most
+ * `batch FILE.jsonl`: one item per line (`{"id": "a", "data": "…"}`, or a JSON string such as
+ * `"hello"`). An item without an id gets its 0-based index among the file's items ("0", "1", …;
+ * blank lines are not items), as /v1/batch/hash numbers items without one. Sent in requests of 1000 items (the /v2/batch maximum) with at most
  * `concurrency` requests in flight. Results are printed in input order as JSON lines; memory holds
  * at most `concurrency` requests' items.
  */
@@ -19,31 +20,34 @@ interface Item {
 
 type Output = 'hex' | 'base64' | 'binary';
 
-function parseItem(line: string, lineNumber: number, file: string): Item {
+/** `index`: the item's 0-based position among the items, its id when it has none. */
+function parseItem(line: string, lineNumber: number, index: number, file: string): Item {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     throw new UsageError(`${file}:${lineNumber}: not JSON`);
   }
-  if (typeof value === 'string') return { id: String(lineNumber), data: value };
+  if (typeof value === 'string') return { id: String(index), data: value };
   if (typeof value === 'object' && value !== null && typeof (value as { data?: unknown }).data === 'string') {
     const { id, data } = value as { id?: unknown; data: string };
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number')
       throw new UsageError(`${file}:${lineNumber}: id must be a string`);
-    return { id: id === undefined ? String(lineNumber) : String(id), data };
+    return { id: id === undefined ? String(index) : String(id), data };
   }
-  throw new UsageError(`${file}:${lineNumber}: expected {"id": …, "data": "…"} or a JSON string`);
+  throw new UsageError(`${file}:${lineNumber}: expected {"id": "a", "data": "hello"} or a JSON string such as "hello"`);
 }
 
 async function* chunksOf(file: string, input: NodeJS.ReadableStream): AsyncGenerator<Item[]> {
   const lines = readline.createInterface({ input, crlfDelay: Infinity });
   let chunk: Item[] = [];
   let lineNumber = 0;
+  let index = 0;
   for await (const line of lines) {
     lineNumber += 1;
     if (line.trim() === '') continue;
-    chunk.push(parseItem(line, lineNumber, file));
+    chunk.push(parseItem(line, lineNumber, index, file));
+    index += 1;
     if (chunk.length === BATCH_SIZE) {
       yield chunk;
       chunk = [];
