@@ -10,7 +10,7 @@ import { corsPreflight } from '../middleware/cors.js';
 import { rejectMalformedPath } from '../middleware/path-encoding.js';
 import { noStore } from '../middleware/security-headers.js';
 import { V1_ROUTES } from './routes.js';
-import { SET_A_ROUTES } from './set-a.js';
+import { SET_A_ROUTES } from './camel-case-routes.js';
 
 /**
  * The /v1 generation (SPEC "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its

@@ -24,7 +24,7 @@ import {
   textVerifyBody,
   urlHashBody,
 } from './render.js';
-import { fileOf } from './set-a.js';
+import { fileOf } from './camel-case-routes.js';
 
 /** Set B's batches hash every item the same way: in parallel, as hex (SPEC "v1 Set B" batch). */
 const SET_B_BATCH = { parallel: true, output: 'hex' } as const;
