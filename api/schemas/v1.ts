@@ -33,7 +33,7 @@ const itemId = requiredString('id')
 
 // ---- Set A requests --------------------------------------------------------------------------
 
-export const HashRequestA = z
+export const CamelHashRequest = z
   .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), outputFormat: outputFormat('outputFormat') })
   .openapi('V1HashRequest')
   .transform((body, ctx) => {
@@ -41,7 +41,7 @@ export const HashRequestA = z
     return input ? { input, output: body.outputFormat } : z.NEVER;
   });
 
-export const VerifyRequestA = z
+export const CamelVerifyRequest = z
   .object({ data: requiredString('data'), hash: hexDigest('hash'), encoding: inputEncoding('encoding') })
   .openapi('V1VerifyRequest')
   .transform((body, ctx) => {
@@ -51,7 +51,7 @@ export const VerifyRequestA = z
 
 export const FileFieldsA = z.object({ outputFormat: outputFormat('outputFormat', ['hex', 'base64']) });
 
-export const HmacRequestA = z
+export const CamelHmacRequest = z
   .object({
     data: requiredString('data'),
     key: requiredString('key'),
@@ -136,15 +136,15 @@ export const CompareRequest = z.object({ hash1: compareHex('hash1'), hash2: comp
 
 // ---- Set A responses (SPEC "Resources and their fields") -------------------------------------
 
-export const HashResponseA = z
+export const CamelHashResponse = z
   .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
   .openapi('V1HashResponse');
 
-export const VerifyResponseA = z
+export const CamelVerifyResponse = z
   .object({ success: z.literal(true), verified: z.boolean(), algorithm, timestamp })
   .openapi('V1VerifyResponse');
 
-export const FileHashResponseA = z
+export const CamelFileHashResponse = z
   .object({
     success: z.literal(true),
     hash: z.string(),
@@ -156,11 +156,11 @@ export const FileHashResponseA = z
   })
   .openapi('V1FileHashResponse');
 
-export const HmacResponseA = z
+export const CamelHmacResponse = z
   .object({ success: z.literal(true), hmac: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
   .openapi('V1HmacResponse');
 
-export const UsageResponseA = z
+export const CamelUsageResponse = z
   .object({
     success: z.literal(true),
     account: z.object({
@@ -181,7 +181,7 @@ export const UsageResponseA = z
 
 export const TextHashResponse = z.object({ hash: z.string(), input_length: integer, timestamp }).openapi('V1TextHashResponse');
 
-export const FileHashResponseB = z
+export const SnakeFileHashResponse = z
   .object({ hash: z.string(), filename: z.string(), filesize: integer, timestamp })
   .openapi('V1HashFileResponse');
 

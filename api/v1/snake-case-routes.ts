@@ -17,7 +17,7 @@ import {
   batchHashBody,
   batchVerifyBody,
   compareBody,
-  fileHashBodyB,
+  snakeFileHashBody,
   fileVerifyBody,
   statusBody,
   textHashBody,
@@ -27,9 +27,9 @@ import {
 import { fileOf } from './camel-case-routes.js';
 
 /** Set B's batches hash every item the same way: in parallel, as hex (SPEC "v1 Set B" batch). */
-const SET_B_BATCH = { parallel: true, output: 'hex' } as const;
+const SNAKE_CASE_BATCH = { parallel: true, output: 'hex' } as const;
 
-export const SET_B_ROUTES: readonly Route[] = [
+export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash/text',
@@ -58,7 +58,7 @@ export const SET_B_ROUTES: readonly Route[] = [
         blobs: receiver.blobs,
       });
       const payload = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: 'hex' as const };
-      res.json(fileHashBodyB(await receiver.hash('file', payload, principal), upload.filename));
+      res.json(snakeFileHashBody(await receiver.hash('file', payload, principal), upload.filename));
     },
     doc: {
       operationId: 'hashFileV1',
@@ -66,7 +66,7 @@ export const SET_B_ROUTES: readonly Route[] = [
       errors: ['JOB_TIMEOUT'],
       upload: v1.FileFieldsB,
       file: fileOf('hash'),
-      response: v1.FileHashResponseB,
+      response: v1.SnakeFileHashResponse,
     },
   },
   {
@@ -134,7 +134,7 @@ export const SET_B_ROUTES: readonly Route[] = [
     jsonBody: true,
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchHashRequest, req.body);
-      res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH })));
+      res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH })));
     },
     doc: {
       operationId: 'batchHashV1',
@@ -151,7 +151,7 @@ export const SET_B_ROUTES: readonly Route[] = [
     jsonBody: true,
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchVerifyRequest, req.body);
-      res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH }), body.items));
+      res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH }), body.items));
     },
     doc: {
       operationId: 'batchVerifyV1',
