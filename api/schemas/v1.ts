@@ -1,7 +1,7 @@
 /**
- * Request and response schemas of /v1 (SPEC "v1 Set A", "v1 Set B"), the one source of
+ * Request and response schemas of /v1 (docs/api.md "v1 Set A", "v1 Set B"), the one source of
  * validation and of the OpenAPI document. Set A names fields in camelCase, Set B in snake_case,
- * exactly as the spec's tables; v1 timestamps have second precision.
+ * exactly as the contract's tables; v1 timestamps have second precision.
  */
 import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/url-timeout.js';
 import { checkEncoded, checkEncodedItems, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
@@ -134,7 +134,7 @@ function compareHex(field: string) {
 
 export const CompareRequest = z.object({ hash1: compareHex('hash1'), hash2: compareHex('hash2') }).openapi('V1CompareRequest');
 
-// ---- Set A responses (SPEC "Resources and their fields") -------------------------------------
+// ---- Set A responses (docs/api.md "Resources") -------------------------------------
 
 export const CamelHashResponse = z
   .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })

@@ -1,5 +1,5 @@
 /**
- * v1 Set A (SPEC "v1 Set A"): /hash, /verify, /file/hash, /hmac, /usage. camelCase fields,
+ * v1 Set A (docs/api.md "v1 Set A"): /hash, /verify, /file/hash, /hmac, /usage. camelCase fields,
  * `algorithm: 'sha224'`, counted against the v1 tier table's per-second rate (limit class v1a).
  */
 import { invalidInput } from '../../shared/errors.js';

@@ -1,5 +1,5 @@
 /**
- * v1 response bodies, one function per table of SPEC "Resources and their fields": Set A in
+ * v1 response bodies, one function per table of docs/api.md "Resources": Set A in
  * camelCase with `algorithm: 'sha224'`, Set B in snake_case. Timestamps have second precision.
  * Digests arrive from jobs as lowercase hex (shared/jobs/contracts.ts).
  */
@@ -13,10 +13,10 @@ import type { Body } from '../schemas/common.js';
 import type * as v1 from '../schemas/v1.js';
 
 const ALGORITHM = 'sha224' as const;
-/** Set B status `version` (SPEC "Versioning": the status operation returns a version string). */
+/** Set B status `version` (docs/api.md "Versioning": the status operation returns a version string). */
 export const V1_VERSION = '1.0';
 
-/** The spec types every usage figure as a number; "no limit" is -1, as in X-RateLimit-Limit. */
+/** The contract types every usage figure as a number; "no limit" is -1, as in X-RateLimit-Limit. */
 function figure(value: number | null): number {
   return value ?? NO_LIMIT;
 }

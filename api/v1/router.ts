@@ -13,7 +13,7 @@ import { V1_ROUTES } from './routes.js';
 import { CAMEL_CASE_ROUTES } from './camel-case-routes.js';
 
 /**
- * The /v1 generation (SPEC "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
+ * The /v1 generation (docs/api.md "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
  * own field names and its own rate table (docs/limits.md). Errors use the v1 body
  * {error:{code, message, details}} with the codes of v2; unknown endpoints are a JSON 404.
  * Sandbox requests (res.locals.sandbox) are served the same and counted apart.

@@ -1,7 +1,7 @@
 /**
- * v1 Set B (SPEC "v1 Set B"): text, file and URL hashing, verification, batch, compare and
+ * v1 Set B (docs/api.md "v1 Set B"): text, file and URL hashing, verification, batch, compare and
  * status. snake_case fields, counted against the v1 plan table's per-minute rate (limit class
- * v1b). Paths the spec leaves unshown are this service's (docs/v1.md "Decisions").
+ * v1b). Paths the contract leaves unshown are this service's (docs/v1.md "Decisions").
  */
 import { principalOf } from '../http/guards.js';
 import type { Route } from '../http/route-table.js';
@@ -26,7 +26,7 @@ import {
 } from './render.js';
 import { fileOf } from './camel-case-routes.js';
 
-/** Set B's batches hash every item the same way: in parallel, as hex (SPEC "v1 Set B" batch). */
+/** Set B's batches hash every item the same way: in parallel, as hex (docs/api.md "v1 Set B" batch). */
 const SNAKE_CASE_BATCH = { parallel: true, output: 'hex' } as const;
 
 export const SNAKE_CASE_ROUTES: readonly Route[] = [

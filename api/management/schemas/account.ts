@@ -16,7 +16,7 @@ export const AccountOverviewResponse = z
       v2MaxFileBytes: z.number().int(),
       wsConnections: NullableCount,
     }),
-    /** What the plan offers (SPEC "Authentication" rules 6–8). */
+    /** What the plan offers (docs/api.md "Authentication" rules 6–8). */
     features: z.object({ ipAllowList: z.boolean(), oauth: z.boolean(), jwt: z.boolean() }),
     status: z.enum(['operational', 'degraded']),
   })
