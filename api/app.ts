@@ -44,7 +44,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.use(inOneLayer([httpMetrics(deps.metrics), requestId(), traceContext(), requestLog(deps.logger)]));
   // Before the HTTPS redirect: Prometheus scrapes pods directly, over plain HTTP (docs/operating.md).
   app.get('/metrics', metricsEndpoint({ metrics: deps.metrics, token: deps.config.METRICS_TOKEN }));
-  // The sandbox serves /v1 only (SPEC "Versioning": the sandbox also uses the /v1 prefix); the
+  // The sandbox serves /v1 only (docs/api.md "Versioning": the sandbox also uses the /v1 prefix); the
   // probes and public documents answer on it too. /v2 is refused here, so the API can be mounted
   // before the probes and documents (none shares its prefix) and its requests cross no layer of
   // theirs; every other path is refused after them, below.

@@ -48,7 +48,7 @@ function planUploadLimit(config: Config, catalog: PlanCatalog): (principal: Prin
 export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' | 'catalog'>): { app: Express; deps: ApiDeps } {
   const { config, store } = engines;
   const { logger } = engines;
-  // Enterprise bearer tokens (SPEC "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
+  // Enterprise bearer tokens (docs/api.md "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
   // is set; OAuth 2.0 access tokens always (the store holds clients, codes and tokens). Their
   // verifiers (and jose) are loaded with the first bearer token, not at start (api/lazy.ts).
   const secret = config.JWT_SECRET;

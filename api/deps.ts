@@ -10,7 +10,7 @@ import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
 import type { JobExecutor } from './jobs/executor.js';
 
-/** Upload endpoints whose size limits differ (SPEC "Limits"). */
+/** Upload endpoints whose size limits differ (docs/api.md "Limits"). */
 export type UploadEndpoint = 'v1-file' | 'v1-url' | 'v2-file' | 'v2-stream';
 
 /**

@@ -25,10 +25,11 @@ export const DEFAULT_ORIGINS: DocumentOrigins = { main: 'http://127.0.0.1:8080',
 
 /** Tags: one per API generation, then the rest of what the node serves. */
 const TAGS = [
-  { name: 'v2', description: 'The current API (SPEC "v2"): X-API-Key (recommended), `api_key`, or a bearer token.' },
+  { name: 'v2', description: 'The current API (docs/api.md "v2 endpoints"): X-API-Key (recommended), `api_key`, or a bearer token.' },
   {
     name: 'v1',
-    description: 'The first generation (SPEC "v1 Set A", "v1 Set B"), kept for existing clients: `Authorization: Bearer` or `api_key`.',
+    description:
+      'The first generation (docs/api.md "v1 Set A", "v1 Set B"), kept for existing clients: `Authorization: Bearer` or `api_key`.',
   },
   { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts (docs/auth.md).' },
   { name: 'Service', description: 'Probes and public documents; no credentials.' },

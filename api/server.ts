@@ -196,7 +196,7 @@ export interface ServeOptions {
   logger: Logger;
   edge: EdgeOptions;
   tls?: { cert: Buffer; key: Buffer };
-  /** Second listener whose requests are sandbox requests (SPEC {sandbox_url}). */
+  /** Second listener whose requests are sandbox requests ({sandbox_url} of docs/api.md "Overview"). */
   sandboxPort?: number;
   /** Plain-HTTP listener that redirects to HTTPS (TLS only). */
   redirectPort?: number;

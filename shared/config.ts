@@ -50,7 +50,7 @@ const envSchema = z.object({
   HASH_UPLOADS_WHILE_RECEIVING: bool.default(true),
   /** JSON request bodies (hash, batch, …). */
   MAX_JSON_BYTES: int(1024).default(16 * MiB),
-  /** Default ceilings before plan limits (SPEC "Other limits": /v2/file 100 MB; /v2/stream for larger). */
+  /** Default ceilings before plan limits (docs/api.md "Other limits": /v2/file 100 MB; /v2/stream for larger). */
   MAX_FILE_BYTES: int(1).default(100 * MiB),
   MAX_STREAM_BYTES: int(1).default(1024 * MiB),
   /** Seconds finished async jobs (and their results) are kept. */
@@ -107,14 +107,14 @@ const envSchema = z.object({
   WS_MAX_IN_FLIGHT: int(1).default(256),
   /** Test-only escape hatch for the SSRF guard; off by default. */
   URL_FETCH_ALLOW_LOOPBACK: bool.default(false),
-  /** Enterprise JWT bearer tokens (SPEC "Authentication" rule 7). */
+  /** Enterprise JWT bearer tokens (docs/api.md "Authentication" rule 7). */
   JWT_SECRET: z.string().min(32).optional(),
   JWT_ISSUER: z.string().default('sha224d'),
   /** How often accepted request counts are written to the SQL store; a crash loses at most this much. */
   USAGE_FLUSH_INTERVAL_MS: int(100).default(5000),
   /** Budget of one request's rate and quota checks on Redis; past it the request gets 503 (never let through). */
   LIMITER_TIMEOUT_MS: int(50).default(2000),
-  /** Path of the plan catalog JSON; unset → built-in defaults from the spec. */
+  /** Path of the plan catalog JSON; unset → built-in defaults from the contract. */
   PLANS_FILE: z.string().optional(),
   /** Create an admin account and print a key on first start (embedded mode). */
   BOOTSTRAP_ADMIN: bool.default(true),

@@ -4,7 +4,7 @@
  * (api/http/envelopes.ts: renderV1Error, renderV2Error). Codes are part of the public contract:
  * never rename one, only add.
  *
- * SPEC "Errors": v2 codes INVALID_INPUT, UNAUTHORIZED, EXPIRED_KEY, FILE_TOO_LARGE,
+ * docs/api.md "Errors": v2 codes INVALID_INPUT, UNAUTHORIZED, EXPIRED_KEY, FILE_TOO_LARGE,
  * RATE_LIMIT_EXCEEDED, INTERNAL_ERROR; the rest are this service's additions (docs/decisions.md).
  *
  * `retryable` says whether the same request can succeed later without changing it: a transient
@@ -46,7 +46,7 @@ export interface ServiceErrorOptions {
   message?: string;
   /** Public additional text, e.g. which field was wrong. */
   details?: string;
-  /** Seconds to wait; set on rate-limit errors (SPEC "Errors, v2": error.retry_after). */
+  /** Seconds to wait; set on rate-limit errors (docs/api.md "v2 errors": error.retry_after). */
   retryAfter?: number;
   /** Extra public fields for the envelope, e.g. a job id on JOB_TIMEOUT. */
   extra?: Record<string, string | number>;

@@ -20,7 +20,7 @@ export { blobRetentionMs, openBlobStore } from './blob/open.js';
 
 export const retentionMs = (config: Config): number => config.JOB_RETENTION_SECONDS * 1000;
 
-/** The plan catalog: PLANS_FILE, or the spec's tables. */
+/** The plan catalog: PLANS_FILE, or the contract's tables. */
 export function openPlanCatalog(config: Config): PlanCatalog {
   return loadPlanCatalog(config.PLANS_FILE);
 }

@@ -1,4 +1,4 @@
-/** v2 timestamps carry milliseconds; v1 examples have second precision (SPEC "Resources and their fields"). */
+/** v2 timestamps carry milliseconds; v1 examples have second precision (docs/api.md "Resources"). */
 export function isoMillis(date: Date = new Date()): string {
   return date.toISOString();
 }

@@ -60,9 +60,9 @@ export function currentCallerGone(): AbortSignal | undefined {
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 
 /**
- * A valid `traceparent` header value, normalised to its first 55 characters, or undefined (§3.2.2):
+ * A valid `traceparent` header value, normalised to its first 55 characters, or undefined (Trace Context §3.2.2):
  * lower-case hex fields, version ff forbidden, version 00 exactly 55 characters, all-zero trace
- * and parent ids invalid. A later version may append fields; they are dropped, as §3.2.4 lets a
+ * and parent ids invalid. A later version may append fields; they are dropped, as Trace Context §3.2.4 lets a
  * version-00 parser do. Anything else is ignored, never echoed into logs.
  */
 export function parseTraceparent(value: unknown): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * The AsyncAPI 3.0 document of the realtime interfaces: WebSocket /v2/ws and the socket.io
- * namespace /v2 (SPEC "WebSocket /v2/ws"; docs/realtime.md). Payload schemas come from the zod
+ * namespace /v2 (docs/api.md "WebSocket"; docs/realtime.md). Payload schemas come from the zod
  * schemas (realtime-messages.ts); the rest states what api/realtime/ does: correlation by `id`,
  * refusals at the upgrade, close codes, acknowledgements and job pushes.
  */
@@ -87,7 +87,8 @@ function messages(): Record<string, unknown> {
       examples: [{ name: 'abc', payload: { action: 'hash', id: '1', data: 'abc', options: { encoding: 'utf8', output: 'hex' } } }],
     }),
     wsHashReply: message('hashResult', 'Hash result', s.wsHashReply!, {
-      summary: "SPEC's {id, success, hash, timestamp} plus the other POST /v2/hash fields, pushed when the job finishes.",
+      summary:
+        'The contract\'s {id, success, hash, timestamp} (docs/api.md "WebSocket") plus the other POST /v2/hash fields, pushed when the job finishes.',
       correlationId: BY_ID,
       examples: [{ name: 'abc', payload: reply }],
     }),

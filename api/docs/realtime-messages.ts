@@ -1,5 +1,5 @@
 /**
- * JSON Schemas of every realtime message (SPEC "WebSocket /v2/ws"; socket.io namespace /v2), made
+ * JSON Schemas of every realtime message (docs/api.md "WebSocket"; socket.io namespace /v2), made
  * from the zod schemas that validate and describe them (api/schemas/ws.ts, api/schemas/v2.ts) by
  * zod's own `z.toJSONSchema`, so the AsyncAPI document cannot drift from the code. What a client
  * sends is described as the validator's input (defaults optional); what the server sends as exact

@@ -8,7 +8,7 @@ declare global {
     interface Locals {
       requestId: string;
       principal?: Principal;
-      /** Request served by the sandbox host root (SPEC: separate usage). */
+      /** Request served by the sandbox host root (docs/api.md "Overview": counted apart). */
       sandbox?: boolean;
       /** Why the credentials presented did not identify a caller; thrown by routes that need one. */
       authError?: unknown;

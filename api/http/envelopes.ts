@@ -2,8 +2,8 @@ import type { ServiceError } from '../../shared/errors.js';
 
 /**
  * Each API generation's error body, built in exactly one place.
- * v2 (SPEC "Error body, v2"): {success:false, error:{code, message, details: string, retry_after?}}.
- * v1 (SPEC "Error body, v1 Set B"): {error:{code, message, details: object}} with the same codes.
+ * v2 (docs/api.md "v2 errors"): {success:false, error:{code, message, details: string, retry_after?}}.
+ * v1 (docs/api.md "v1 errors"): {error:{code, message, details: object}} with the same codes.
  */
 export type ErrorRenderer = (err: ServiceError) => Record<string, unknown>;
 

@@ -145,7 +145,7 @@ function assertOwnOrigin(req: Request, publicUrl: string | undefined): void {
   }
 }
 
-/** Where the sandbox answers (SPEC {sandbox_url}): its own host name, or the main host on the sandbox port. */
+/** Where the sandbox answers ({sandbox_url} of docs/api.md "Overview"): its own host name, or the main host on the sandbox port. */
 function sandboxUrl(config: Config, req: Request): string | null {
   const scheme = req.protocol === 'https' ? 'https' : 'http';
   if (config.SANDBOX_HOST) return `${scheme}://${config.SANDBOX_HOST}`;

@@ -1,5 +1,5 @@
 /**
- * IP allow-lists on keys and accounts (SPEC "Authentication" rule 6: Pro and Enterprise plans).
+ * IP allow-lists on keys and accounts (docs/api.md "Authentication" rule 6: Pro and Enterprise plans).
  * Entries are single addresses or CIDR ranges, IPv4 or IPv6, written the way people write them and
  * stored canonically: IPv4-mapped IPv6 (`::ffff:192.0.2.1`, `::ffff:10.0.0.0/104`) becomes the IPv4
  * it carries, a range keeps only its network bits (`10.1.2.3/8` → `10.0.0.0/8`), IPv6 is written in
@@ -16,7 +16,7 @@ import { invalidInput, ServiceError } from '../../shared/errors.js';
 import type { Plan } from '../../shared/store/types.js';
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
-/** Plans that may set a non-empty allow-list (SPEC rule 6). */
+/** Plans that may set a non-empty allow-list (docs/api.md "Authentication" rule 6). */
 export const IP_ALLOWLIST_PLANS: readonly Plan[] = ['pro', 'enterprise'];
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];

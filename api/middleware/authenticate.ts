@@ -7,7 +7,7 @@ import { allowReadingRefusal } from './cors.js';
 import { assertAddressAllowed } from './ip-allowlist.js';
 
 /**
- * SPEC "Authentication": v1 accepts `Authorization: Bearer` and `api_key`; v2 adds `X-API-Key`
+ * docs/api.md "Authentication": v1 accepts `Authorization: Bearer` and `api_key`; v2 adds `X-API-Key`
  * (recommended). A request presenting two different credentials is refused rather than
  * guessing which one was meant.
  */
@@ -109,7 +109,7 @@ export function requireCaller(): RequestHandler {
   };
 }
 
-/** 403 when the key type (or token permissions) lacks what the route needs (SPEC rule 4). */
+/** 403 when the key type (or token permissions) lacks what the route needs (docs/api.md "Authentication" rule 4). */
 export function requirePermission(permission: Permission): RequestHandler {
   return function checkPermission(_req, res, next) {
     const principal = res.locals.principal;

@@ -3,7 +3,7 @@ import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 
 /**
- * Client keys are public by design (SPEC "Authentication" rule 3: they live in browser code), so
+ * Client keys are public by design (docs/api.md "Authentication" rule 3: they live in browser code), so
  * they get only what a browser page needs: hashing and verifying data it sends, with uploads capped
  * at CLIENT_KEY_MAX_UPLOAD_BYTES (api/compose.ts). They may not make the service fetch a URL (a
  * scraped key would be a free fetcher and a port-state oracle against third-party hosts) nor start

@@ -17,7 +17,7 @@ export function parseOrigin(header: string): { origin: string; host: string } | 
   return { origin: url.origin, host: url.hostname };
 }
 
-/** Client keys work only from their allowed domains (SPEC rule 3), checked on `Origin`. */
+/** Client keys work only from their allowed domains (docs/api.md "Authentication" rule 3), checked on `Origin`. */
 export function originHost(origin: string): string | undefined {
   return parseOrigin(origin)?.host;
 }

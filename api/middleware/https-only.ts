@@ -20,7 +20,7 @@ function presentedCredential(req: IncomingMessage): { where: string; details: st
 }
 
 /**
- * What a plain-HTTP request gets when HTTPS is required (SPEC: plain HTTP is redirected to HTTPS):
+ * What a plain-HTTP request gets when HTTPS is required (docs/api.md "Overview": plain HTTP is redirected to HTTPS):
  * - it carries a credential → 403 CREDENTIAL_EXPOSED: the key has crossed the network in clear, so
  *   it is named as exposed, and it is not echoed into a Location a client would follow;
  * - otherwise a 308 to the same path and query under `publicUrl` (PUBLIC_URL), which keeps a POST's

@@ -1,5 +1,5 @@
 /**
- * IP allow-lists enforced (SPEC "Authentication" rule 6; docs/decisions.md "Dashboard and
+ * IP allow-lists enforced (docs/api.md "Authentication" rule 6; docs/decisions.md "Dashboard and
  * accounts"): a request must come from an address on its key's list and on its account's list (an
  * empty list allows every address), or it is refused with 403 IP_NOT_ALLOWED. Applies to every
  * credential: API keys carry both lists from their lookup; for JWTs and OAuth tokens the account's

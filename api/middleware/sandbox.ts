@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
 export interface SandboxOptions {
-  /** Requests whose Host is this name are sandbox requests (SPEC {sandbox_url}). */
+  /** Requests whose Host is this name are sandbox requests ({sandbox_url} of docs/api.md "Overview"). */
   host?: string;
   /** Requests arriving on this local port are sandbox requests (the second listener). */
   port?: number;
@@ -9,7 +9,7 @@ export interface SandboxOptions {
 
 /**
  * Marks sandbox requests. They work fully but count in separate usage that never touches
- * production quotas (SPEC "What the service does").
+ * production quotas (docs/api.md "Overview").
  */
 export function detectSandbox(options: SandboxOptions): RequestHandler {
   const host = options.host?.toLowerCase();

@@ -3,16 +3,16 @@
  * (RFC 6749 §2.3; RFC 7009 §2.1 and RFC 7662 §2.1 defer to it).
  *
  *  - client_secret_basic: `Authorization: Basic base64(urlencode(id) ":" urlencode(secret))`. The id
- *    and secret are form-urldecoded after the base64 decoding (§2.3.1), so `s224c%5F…`, which
+ *    and secret are form-urldecoded after the base64 decoding (RFC 6749 §2.3.1), so `s224c%5F…`, which
  *    oauth4webapi and other careful libraries send, is `s224c_…`; curl's raw `-u id:secret` decodes
  *    to itself (our ids and secrets hold no `%` or `+`).
  *  - client_secret_post: `client_id` and `client_secret` in the form body.
  *  - none: a public client names itself with `client_id` alone and proves nothing (PKCE does).
  *
- * One method per request (§2.3: "MUST NOT use more than one authentication method"): a
- * `client_secret` in the body next to a Basic header is `invalid_request` (§5.2 lists "utilizes
+ * One method per request (RFC 6749 §2.3: "MUST NOT use more than one authentication method"): a
+ * `client_secret` in the body next to a Basic header is `invalid_request` (RFC 6749 §5.2 lists "utilizes
  * more than one mechanism for authenticating the client" under it). A `client_id` in the body next to
- * Basic only identifies (§3.2.1); it is accepted when it names the same client, refused otherwise.
+ * Basic only identifies (RFC 6749 §3.2.1); it is accepted when it names the same client, refused otherwise.
  */
 import type { Request } from 'express';
 import type { Client } from '@node-oauth/oauth2-server';
@@ -68,7 +68,7 @@ export function clientCredentialsOf(req: Request): ClientCredentials {
   return { clientId, clientSecret, method: 'client_secret_post' };
 }
 
-/** Credentials, then the lookup: the client, or invalid_client (401 with a Basic challenge when Basic was tried, §5.2). */
+/** Credentials, then the lookup: the client, or invalid_client (401 with a Basic challenge when Basic was tried, RFC 6749 §5.2). */
 export function createClientAuthenticator(lookup: ClientLookup): (req: Request) => Promise<AuthenticatedClient> {
   return async function authenticateClient(req) {
     const credentials = clientCredentialsOf(req);

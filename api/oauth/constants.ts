@@ -5,7 +5,7 @@
  */
 import { PERMISSION_CLAIMS } from '../../shared/auth/principal.js';
 
-/** OAuth scopes are the token permission names (SPEC rule 7 shows hash:create and hash:verify). */
+/** OAuth scopes are the token permission names (docs/api.md "Authentication" rule 7 shows hash:create and hash:verify). */
 export const OAUTH_SCOPES: readonly string[] = Object.values(PERMISSION_CLAIMS);
 export const OAUTH_GRANTS = ['authorization_code', 'refresh_token'] as const;
 

@@ -1,5 +1,5 @@
 /**
- * OAuth 2.0 endpoints (SPEC "Authentication" rule 8; the spec shows none, these are ours,
+ * OAuth 2.0 endpoints (docs/api.md "Authentication" rule 8; the contract shows none, these are ours,
  * docs/auth.md). @node-oauth/oauth2-server runs the authorization code and refresh grants; this
  * router adapts Express to it, authenticates clients itself (one path, ./client-auth.ts) and speaks
  * the OAuth error envelope {error, error_description} (RFC 6749 §5.2), not the v2 one.

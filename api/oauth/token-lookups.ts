@@ -3,7 +3,7 @@
  * authentication (./client-auth.ts):
  *
  *   POST /oauth/revoke       RFC 7009. Revoking either token revokes its whole grant. An unknown token,
- *                            or another client's, is answered 200 like a revoked one (§2.2), so the
+ *                            or another client's, is answered 200 like a revoked one (RFC 7009 §2.2), so the
  *                            endpoint reveals nothing.
  *   POST /oauth/introspect   RFC 7662, for a confidential client's own tokens
  *                            (api/oauth/server/introspection.ts).

@@ -4,7 +4,7 @@ import type { UsageSnapshot } from '../../shared/limits/types.js';
 import type { ApiDeps } from '../deps.js';
 import { serviceStatus, type ServiceStatus } from './service-status.js';
 
-/** Sandbox requests are counted apart (SPEC "Sandbox"), so they read the sandbox's figures. */
+/** Sandbox requests are counted apart (docs/api.md "Overview"), so they read the sandbox's figures. */
 export function usageOf(deps: Pick<ApiDeps, 'limiter'>, principal: Principal, sandbox: boolean): Promise<UsageSnapshot> {
   return deps.limiter.usage(principal.accountId, principal.plan, sandbox, principal.keyType);
 }

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../deps.js';
 import { PROBE_TIMEOUT_MS, probeDependencies } from '../readiness.js';
 
-/** Set B status `status` (SPEC "v1 Set B" status). */
+/** Set B status `status` (docs/api.md "v1 Set B" status). */
 export type ServiceStatus = 'operational' | 'degraded';
 
 /**

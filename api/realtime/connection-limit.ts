@@ -1,5 +1,5 @@
 /**
- * Concurrent realtime connections per account (SPEC "v2, by plan": WebSocket connections). /v2/ws
+ * Concurrent realtime connections per account (docs/api.md "v2 limits by plan": WebSocket connections). /v2/ws
  * and socket.io connections count together.
  *
  * Embedded mode counts in memory. Distributed mode keeps one sorted set per account in Redis:

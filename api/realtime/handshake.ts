@@ -14,7 +14,7 @@ import { assertAddressAllowed } from '../middleware/ip-allowlist.js';
 import type { ConnectionLease, ConnectionRegistry } from './connection-limit.js';
 
 export interface Handshake {
-  /** Every credential presented (SPEC "v2 WebSocket": the api_key query parameter). */
+  /** Every credential presented (docs/api.md "Authentication": the api_key query parameter). */
   credentials: string[];
   origin: string | undefined;
   /** The client's address (api/http/client-address.ts), for the IP allow-lists. */

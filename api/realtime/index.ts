@@ -59,7 +59,7 @@ export function socketIoRequests(app: RequestListener): SocketIoRequests {
 
 /**
  * Attach /v2/ws and socket.io to the main listener. The sandbox listener gets neither: it serves
- * /v1 only (SPEC "Versioning"). `engines` come from loadRealtimeEngines, loaded before the
+ * /v1 only (docs/api.md "Versioning"). `engines` come from loadRealtimeEngines, loaded before the
  * listeners open so that attaching takes no wait: no upgrade meets a server without its handler.
  */
 export function attachRealtime(

@@ -1,5 +1,5 @@
 /**
- * WebSocket /v2/ws (SPEC "WebSocket /v2/ws") with the `ws` library, on the HTTP server's port.
+ * WebSocket /v2/ws (docs/api.md "WebSocket") with the `ws` library, on the HTTP server's port.
  *
  * - The upgrade is answered only after authentication, permission, Origin (client keys) and the
  *   plan's connection limit pass; otherwise it is refused with the HTTP status and the v2 error

@@ -10,7 +10,7 @@ export { z };
 /** A response body as its schema describes it: renderers return this, so a body cannot drift from the document. */
 export type Body<S extends z.ZodType> = z.output<S>;
 
-/** A required string whose messages name the field (SPEC v2 /hash: "the data parameter is required"). */
+/** A required string whose messages name the field (docs/api.md "v2 endpoints": "the data parameter is required"). */
 export function requiredString(field: string): z.ZodString {
   return z.string({ error: (issue) => (issue.input === undefined ? `The ${field} parameter is required` : `${field} must be a string`) });
 }
@@ -43,7 +43,7 @@ export function booleanString(field: string) {
 
 export const MiB = 1024 * 1024;
 
-/** chunk_size: SPEC default 1 MB; bounds are this service's (docs/decisions.md). */
+/** chunk_size: default 1 MB (docs/api.md "v2 endpoints"); bounds are this service's (docs/decisions.md). */
 export function chunkSize(field: string) {
   return z.coerce
     .number({ error: () => `${field} must be an integer number of bytes` })

@@ -1,7 +1,7 @@
 /**
- * Request and response schemas of /v1 (SPEC "v1 Set A", "v1 Set B"), the one source of
+ * Request and response schemas of /v1 (docs/api.md "v1 Set A", "v1 Set B"), the one source of
  * validation and of the OpenAPI document. Set A names fields in camelCase, Set B in snake_case,
- * exactly as the spec's tables; v1 timestamps have second precision.
+ * exactly as the contract's tables; v1 timestamps have second precision.
  */
 import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/url-timeout.js';
 import { checkEncoded, checkEncodedItems, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
@@ -33,7 +33,7 @@ const itemId = requiredString('id')
 
 // ---- Set A requests --------------------------------------------------------------------------
 
-export const HashRequestA = z
+export const CamelHashRequest = z
   .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), outputFormat: outputFormat('outputFormat') })
   .openapi('V1HashRequest')
   .transform((body, ctx) => {
@@ -41,7 +41,7 @@ export const HashRequestA = z
     return input ? { input, output: body.outputFormat } : z.NEVER;
   });
 
-export const VerifyRequestA = z
+export const CamelVerifyRequest = z
   .object({ data: requiredString('data'), hash: hexDigest('hash'), encoding: inputEncoding('encoding') })
   .openapi('V1VerifyRequest')
   .transform((body, ctx) => {
@@ -51,7 +51,7 @@ export const VerifyRequestA = z
 
 export const FileFieldsA = z.object({ outputFormat: outputFormat('outputFormat', ['hex', 'base64']) });
 
-export const HmacRequestA = z
+export const CamelHmacRequest = z
   .object({
     data: requiredString('data'),
     key: requiredString('key'),
@@ -134,17 +134,17 @@ function compareHex(field: string) {
 
 export const CompareRequest = z.object({ hash1: compareHex('hash1'), hash2: compareHex('hash2') }).openapi('V1CompareRequest');
 
-// ---- Set A responses (SPEC "Resources and their fields") -------------------------------------
+// ---- Set A responses (docs/api.md "Resources") -------------------------------------
 
-export const HashResponseA = z
+export const CamelHashResponse = z
   .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
   .openapi('V1HashResponse');
 
-export const VerifyResponseA = z
+export const CamelVerifyResponse = z
   .object({ success: z.literal(true), verified: z.boolean(), algorithm, timestamp })
   .openapi('V1VerifyResponse');
 
-export const FileHashResponseA = z
+export const CamelFileHashResponse = z
   .object({
     success: z.literal(true),
     hash: z.string(),
@@ -156,11 +156,11 @@ export const FileHashResponseA = z
   })
   .openapi('V1FileHashResponse');
 
-export const HmacResponseA = z
+export const CamelHmacResponse = z
   .object({ success: z.literal(true), hmac: z.string(), algorithm, encoding: z.enum(['hex', 'base64']), timestamp })
   .openapi('V1HmacResponse');
 
-export const UsageResponseA = z
+export const CamelUsageResponse = z
   .object({
     success: z.literal(true),
     account: z.object({
@@ -181,7 +181,7 @@ export const UsageResponseA = z
 
 export const TextHashResponse = z.object({ hash: z.string(), input_length: integer, timestamp }).openapi('V1TextHashResponse');
 
-export const FileHashResponseB = z
+export const SnakeFileHashResponse = z
   .object({ hash: z.string(), filename: z.string(), filesize: integer, timestamp })
   .openapi('V1HashFileResponse');
 

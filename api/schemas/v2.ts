@@ -1,4 +1,4 @@
-/** Request and response schemas of /v2 (SPEC "v2"), the one source of validation and OpenAPI. */
+/** Request and response schemas of /v2 (docs/api.md "v2 endpoints"), the one source of validation and OpenAPI. */
 import {
   booleanString,
   checkEncoded,

@@ -1,5 +1,5 @@
 /**
- * Messages of the realtime interfaces (SPEC "WebSocket /v2/ws"; socket.io namespace /v2): the one
+ * Messages of the realtime interfaces (docs/api.md "WebSocket"; socket.io namespace /v2): the one
  * source of their validation. Field rules are those of POST /v2/hash (api/schemas/v2.ts).
  */
 import { checkEncoded, inputEncoding, outputFormat, requiredString, z } from './common.js';
@@ -18,7 +18,7 @@ export const HashOptions = z
   )
   .default({ encoding: 'utf8', output: 'hex' });
 
-/** The only action of /v2/ws (SPEC: "action (string, value 'hash')"). */
+/** The only action of /v2/ws (docs/api.md "WebSocket": `action` is "hash"). */
 export const WS_ACTIONS = ['hash'] as const;
 
 const HashMessageFields = {
@@ -56,7 +56,7 @@ export const SubscribeMessage = z
   })
   .pipe(z.string().min(1, { message: 'job_id must not be empty' }).max(100, { message: 'job_id must be at most 100 characters' }));
 
-/** Server → client, success: SPEC's {id, success, hash, timestamp} plus the /v2/hash fields. */
+/** Server → client, success: the {id, success, hash, timestamp} of docs/api.md "WebSocket" plus the /v2/hash fields. */
 export const WsHashReply = z.object({
   id: z.string(),
   success: z.literal(true),

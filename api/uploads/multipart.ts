@@ -24,7 +24,7 @@ export interface MultipartOptions {
   key: string;
   maxBytes: number;
   drainMaxBytes: number;
-  /** Name of the form field holding the file (SPEC: `file`). */
+  /** Name of the form field holding the file (docs/api.md "Endpoints": `file`). */
   fileField?: string;
   /** Compute `digest`. The raw body cannot serve: clients pick a new random boundary per request. */
   digest?: boolean;

@@ -18,7 +18,7 @@ export interface RawBodyOptions {
 }
 
 /**
- * Stream a raw `application/octet-stream` body (SPEC "POST /v2/stream") into the blob store,
+ * Stream a raw `application/octet-stream` body (docs/api.md "v2 endpoints") into the blob store,
  * counting bytes; never held whole in memory. Failures clean up as storeOrCleanUp describes.
  */
 export function receiveRawBody(

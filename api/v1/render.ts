@@ -1,5 +1,5 @@
 /**
- * v1 response bodies, one function per table of SPEC "Resources and their fields": Set A in
+ * v1 response bodies, one function per table of docs/api.md "Resources": Set A in
  * camelCase with `algorithm: 'sha224'`, Set B in snake_case. Timestamps have second precision.
  * Digests arrive from jobs as lowercase hex (shared/jobs/contracts.ts).
  */
@@ -13,10 +13,10 @@ import type { Body } from '../schemas/common.js';
 import type * as v1 from '../schemas/v1.js';
 
 const ALGORITHM = 'sha224' as const;
-/** Set B status `version` (SPEC "Versioning": the status operation returns a version string). */
+/** Set B status `version` (docs/api.md "Versioning": the status operation returns a version string). */
 export const V1_VERSION = '1.0';
 
-/** The spec types every usage figure as a number; "no limit" is -1, as in X-RateLimit-Limit. */
+/** The contract types every usage figure as a number; "no limit" is -1, as in X-RateLimit-Limit. */
 function figure(value: number | null): number {
   return value ?? NO_LIMIT;
 }
@@ -27,27 +27,31 @@ function stamp(at: Date = new Date()): string {
 
 // ---- Set A -----------------------------------------------------------------------------------
 
-export function hashBodyA(result: JobResults['hash'], output: OutputFormat): Body<typeof v1.HashResponseA> {
+export function camelHashBody(result: JobResults['hash'], output: OutputFormat): Body<typeof v1.CamelHashResponse> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
 }
 
-export function verifyBodyA(result: JobResults['verify']): Body<typeof v1.VerifyResponseA> {
+export function camelVerifyBody(result: JobResults['verify']): Body<typeof v1.CamelVerifyResponse> {
   return { success: true as const, verified: result.valid, algorithm: ALGORITHM, timestamp: stamp() };
 }
 
-export function fileHashBodyA(result: JobResults['file'], filename: string, output: OutputFormat): Body<typeof v1.FileHashResponseA> {
+export function camelFileHashBody(
+  result: JobResults['file'],
+  filename: string,
+  output: OutputFormat,
+): Body<typeof v1.CamelFileHashResponse> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hash, algorithm: ALGORITHM, encoding, fileName: filename, fileSize: result.size, timestamp: stamp() };
 }
 
-export function hmacBodyA(result: JobResults['hmac'], output: OutputFormat): Body<typeof v1.HmacResponseA> {
+export function camelHmacBody(result: JobResults['hmac'], output: OutputFormat): Body<typeof v1.CamelHmacResponse> {
   const { hash, encoding } = encoded(result.digest, output);
   return { success: true as const, hmac: hash, algorithm: ALGORITHM, encoding, timestamp: stamp() };
 }
 
 /** Field mapping: docs/limits.md "usage() → v1 Set A /v1/usage"; `maxFileSize` is the size enforced (plan, capped by MAX_FILE_BYTES). */
-export function usageBodyA(usage: UsageSnapshot, maxFileSize: number): Body<typeof v1.UsageResponseA> {
+export function camelUsageBody(usage: UsageSnapshot, maxFileSize: number): Body<typeof v1.CamelUsageResponse> {
   return {
     success: true as const,
     account: {
@@ -65,7 +69,7 @@ export function textHashBody(result: JobResults['hash']): Body<typeof v1.TextHas
   return { hash: result.digest, input_length: result.size, timestamp: stamp() };
 }
 
-export function fileHashBodyB(result: JobResults['file'], filename: string): Body<typeof v1.FileHashResponseB> {
+export function snakeFileHashBody(result: JobResults['file'], filename: string): Body<typeof v1.SnakeFileHashResponse> {
   return { hash: result.digest, filename, filesize: result.size, timestamp: stamp() };
 }
 

@@ -10,20 +10,20 @@ import { corsPreflight } from '../middleware/cors.js';
 import { rejectMalformedPath } from '../middleware/path-encoding.js';
 import { noStore } from '../middleware/security-headers.js';
 import { V1_ROUTES } from './routes.js';
-import { SET_A_ROUTES } from './set-a.js';
+import { CAMEL_CASE_ROUTES } from './camel-case-routes.js';
 
 /**
- * The /v1 generation (SPEC "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
+ * The /v1 generation (docs/api.md "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
  * own field names and its own rate table (docs/limits.md). Errors use the v1 body
  * {error:{code, message, details}} with the codes of v2; unknown endpoints are a JSON 404.
  * Sandbox requests (res.locals.sandbox) are served the same and counted apart.
  */
 export function createV1Router(deps: ApiDeps): Router {
   const router = Router();
-  const setA = new Set(SET_A_ROUTES.map((route) => routeKey(route.path)));
+  const camelCasePaths = new Set(CAMEL_CASE_ROUTES.map((route) => routeKey(route.path)));
   // A Set A path counts against the tier table's per-second rate; anything else (Set B, unknown
   // paths) against the plan table's per-minute rate (docs/limits.md).
-  const { identify, guard } = callerGuards(deps, 'v1', (path) => (setA.has(routeKey(path)) ? 'v1a' : 'v1b'));
+  const { identify, guard } = callerGuards(deps, 'v1', (path) => (camelCasePaths.has(routeKey(path)) ? 'v1a' : 'v1b'));
   const json = jsonBody({ limitBytes: deps.config.MAX_JSON_BYTES, drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES });
 
   // One router layer for what every request of the generation crosses (api/http/one-layer.ts).

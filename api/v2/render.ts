@@ -1,5 +1,5 @@
 /**
- * v2 response bodies (SPEC "Hash result, v2", "Verification result"). One function per shape;
+ * v2 response bodies (docs/api.md "Resources"). One function per shape;
  * synchronous responses and finished async jobs (GET /v2/jobs/{id}) render through the same ones.
  */
 import type { OutputFormat } from '../../shared/hashing/encoding.js';

@@ -21,7 +21,7 @@ export interface V2Router {
   exact: RequestHandler;
 }
 
-/** The /v2 generation (SPEC "v2"): its route table (api/v2/routes.ts) behind the caller guards, in the v2 envelope. */
+/** The /v2 generation (docs/api.md "v2 endpoints"): its route table (api/v2/routes.ts) behind the caller guards, in the v2 envelope. */
 export function createV2Router(deps: ApiDeps): V2Router {
   const router = Router();
   const { identify, guard } = callerGuards(deps, 'v2', () => 'v2');

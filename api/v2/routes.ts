@@ -1,5 +1,5 @@
 /**
- * The /v2 route table (SPEC "v2"): each route's guard, handler and OpenAPI operation, declared
+ * The /v2 route table (docs/api.md "v2 endpoints"): each route's guard, handler and OpenAPI operation, declared
  * once (api/http/route-table.ts). Handlers are parse → operation → render.
  */
 import type { RequestHandler, Response } from 'express';

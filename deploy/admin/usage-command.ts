@@ -1,7 +1,7 @@
 /**
  * `usage --account <id> [--days 30] [--json]`: an account's accepted requests per UTC day, from
- * the SQL store (production by generation, and the sandbox apart: SPEC "the sandbox does not
- * count against production"). Counts reach the store every USAGE_FLUSH_INTERVAL_MS, so today's
+ * the SQL store (production by generation, and the sandbox apart: the sandbox does not count
+ * against production, docs/api.md "Overview"). Counts reach the store every USAGE_FLUSH_INTERVAL_MS, so today's
  * figure may trail the server's live one by that much.
  */
 import { Command, InvalidArgumentError } from 'commander';

@@ -1,6 +1,6 @@
 import type { Principal } from './principal.js';
 
-/** Where a credential came from (SPEC "Authentication": accepted forms differ per generation). */
+/** Where a credential came from (docs/api.md "Authentication": accepted forms differ per generation). */
 export type CredentialSource = 'x-api-key' | 'query' | 'bearer';
 
 /** Turns a presented credential into a Principal, or throws UNAUTHORIZED / EXPIRED_KEY. */

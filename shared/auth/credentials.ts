@@ -14,7 +14,7 @@ export interface TokenVerifier {
 
 /**
  * API keys in any accepted place; Enterprise JWTs and OAuth access tokens as bearer tokens
- * (SPEC "Authentication" rules 7-8), when their verifiers are configured.
+ * (docs/api.md "Authentication" rules 7-8), when their verifiers are configured.
  */
 export function createAuthenticator(options: { store: AccountStore; bearerVerifiers?: TokenVerifier[] }): Authenticator {
   const verifiers = options.bearerVerifiers ?? [];

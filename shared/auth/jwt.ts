@@ -1,8 +1,8 @@
 /**
- * Enterprise JSON Web Tokens (SPEC "Authentication" rule 7): HS256 bearer tokens carrying sub, iss,
- * exp and permissions. What the spec leaves open is decided here and listed in docs/auth.md:
+ * Enterprise JSON Web Tokens (docs/api.md "Authentication" rule 7): HS256 bearer tokens carrying sub, iss,
+ * exp and permissions. What the contract leaves open is decided here and listed in docs/auth.md:
  *  - required claims: sub (the account id), iss (= JWT_ISSUER), exp, iat, permissions;
- *  - exp − iat ≤ maxLifetimeSeconds (default 900, the spec's 15-minute example), and iat no older
+ *  - exp − iat ≤ maxLifetimeSeconds (default 900, the contract's 15-minute example), and iat no older
  *    than that: a long-lived token is refused even while its exp is in the future;
  *  - permissions: a non-empty array of known names (PERMISSION_CLAIMS); one unknown name refuses the
  *    whole token (a typo fails closed instead of silently granting less);
@@ -121,7 +121,7 @@ export interface IssueJwtOptions {
   issuer: string;
   accountId: string;
   permissions: readonly string[];
-  /** Default 900 (the spec's 15-minute example); the verifier refuses more than its maxLifetimeSeconds. */
+  /** Default 900 (the contract's 15-minute example); the verifier refuses more than its maxLifetimeSeconds. */
   lifetimeSeconds?: number;
   /** A token id, used as the principal's credential id; default none. */
   jti?: string;

@@ -22,7 +22,7 @@ export interface Principal {
 export type Permission = 'hash' | 'verify' | 'read' | 'jobs';
 
 /**
- * SPEC "API key" types → permissions. Read-only keys may only read (usage, status, job results);
+ * docs/api.md "Resources" types → permissions. Read-only keys may only read (usage, status, job results);
  * client keys may only hash and verify.
  */
 export const KEY_TYPE_PERMISSIONS: { readonly [T in KeyType]: readonly Permission[] } = {
@@ -33,7 +33,7 @@ export const KEY_TYPE_PERMISSIONS: { readonly [T in KeyType]: readonly Permissio
 };
 
 /**
- * Token permission names (SPEC "Authentication" rule 7 shows hash:create and hash:verify; the
+ * Token permission names (docs/api.md "Authentication" rule 7 shows hash:create and hash:verify; the
  * other two are this service's, docs/decisions.md).
  */
 export const PERMISSION_CLAIMS: { readonly [P in Permission]: string } = {

@@ -4,7 +4,7 @@
  * reads stream the object back in ≥ 1 MiB chunks for the hashing workers.
  *
  * Checksums are computed only when an operation requires them: with the SDK's default mode a
- * streamed PutObject goes out aws-chunked, which s3rver stores verbatim (STACK.md trap 4), and
+ * streamed PutObject goes out aws-chunked, which s3rver stores verbatim (docs/stack.md "s3rver and checksums"), and
  * MinIO/S3 verify Content-MD5/SigV4 either way.
  */
 import { Transform, type Readable, type TransformCallback } from 'node:stream';

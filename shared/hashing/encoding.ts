@@ -1,10 +1,10 @@
 import { invalidInput } from '../errors.js';
 
-/** Input encodings of the spec (SPEC "v2 /hash", "v1 Set A /hash"): utf8 is the default. */
+/** Input encodings of the contract (docs/api.md "v2 endpoints", "v1 Set A"): utf8 is the default. */
 export const INPUT_ENCODINGS = ['utf8', 'hex', 'base64'] as const;
 export type InputEncoding = (typeof INPUT_ENCODINGS)[number];
 
-/** Output formats; `binary` is returned base64-encoded, since JSON cannot carry raw bytes (SPEC). */
+/** Output formats; `binary` is returned base64-encoded, since JSON cannot carry raw bytes (docs/api.md "v1 Set A"). */
 export const OUTPUT_FORMATS = ['hex', 'base64', 'binary'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 

@@ -166,7 +166,7 @@ function sharedLookup(store: AccountStore, state: KeyState, keyHash: string): Re
   return state.lookups.run(keyHash, () => store.findKeyByHash(keyHash));
 }
 
-/** Revokes for good (SPEC: a revoked key cannot be restored). False if unknown or already revoked. */
+/** Revokes for good (docs/api.md "Key states": a revoked key cannot be restored). False if unknown or already revoked. */
 export async function revokeApiKey(store: AccountStore, id: string): Promise<boolean> {
   const revoked = await store.revokeKey(id);
   forgetApiKey(store, id);

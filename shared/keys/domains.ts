@@ -1,5 +1,5 @@
 /**
- * Allowed domains of client keys (SPEC "Authentication" rule 3): what may be stored, and how a
+ * Allowed domains of client keys (docs/api.md "Authentication" rule 3): what may be stored, and how a
  * request's Origin host is matched against it. Both live here so the rule is written once.
  *
  * Decision: an entry is a lowercase host name ("app.example.com", "localhost") or a wildcard

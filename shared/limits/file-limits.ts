@@ -13,9 +13,9 @@ import type { PlanCatalog } from './plans.js';
 export type FileEndpoint = 'file' | 'stream' | 'url';
 
 /**
- * v1: the tier table's "Max file size" for every endpoint (Developer's 25 MB is the spec's
+ * v1: the tier table's "Max file size" for every endpoint (Developer's 25 MB is the contract's
  * "25 MB for standard accounts" of /v1/file/hash). v2: the plan's size, except that /v2/file is
- * also capped at `v2FileEndpointMaxBytes` (SPEC "Other limits": larger files use /v2/stream).
+ * also capped at `v2FileEndpointMaxBytes` (docs/api.md "Other limits": larger files use /v2/stream).
  */
 export function maxFileBytes(catalog: PlanCatalog, plan: Plan, generation: 'v1' | 'v2', endpoint: FileEndpoint = 'file'): number {
   const limits = catalog.plans[plan];

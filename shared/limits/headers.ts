@@ -1,5 +1,5 @@
 /**
- * Rate-limit headers on every authenticated response and the 429 error (SPEC
+ * Rate-limit headers on every authenticated response and the 429 error (docs/api.md
  * "Limits"). The API's envelopes turn the ServiceError into the v1 or v2 body.
  */
 import { ServiceError } from '../errors.js';

@@ -1,12 +1,12 @@
 /**
  * The plan catalog: every rate, quota and size limit of every plan, in one value that
- * an operator may override with a JSON file (PLANS_FILE). Built-in defaults are the spec's three
+ * an operator may override with a JSON file (PLANS_FILE). Built-in defaults are the contract's three
  * "Limits" tables; how they combine is recorded in docs/limits.md.
  *
- * Units: sizes are bytes with the spec's MB read as MiB (2^20) and GB as GiB (2^30), as
+ * Units: sizes are bytes with the contract's MB read as MiB (2^20) and GB as GiB (2^30), as
  * MAX_FILE_BYTES in shared/config.ts: a limit never refuses a file that an operating system shows
  * as within it, and Enterprise's "1 GB" admits a 1 GiB /v2/stream upload.
- * `null` means "no limit" (the spec's "unlimited" and "custom").
+ * `null` means "no limit" (the contract's "unlimited" and "custom").
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -15,26 +15,26 @@ import { PLANS, type Plan } from '../store/types.js';
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
 
-/** Tiers of SPEC "v1, table by tier"; Set A's /v1/usage reports one as `account.tier`. */
+/** Tiers of docs/api.md "v1 limits by tier"; Set A's /v1/usage reports one as `account.tier`. */
 export const V1_TIERS = ['Free', 'Developer', 'Enterprise'] as const;
 export type V1Tier = (typeof V1_TIERS)[number];
 
 export interface PlanLimits {
   /** Tier name reported by v1 Set A (free→Free, basic and pro→Developer, enterprise→Enterprise). */
   v1Tier: V1Tier;
-  /** v1 Set A requests per second (SPEC "v1, table by tier"). */
+  /** v1 Set A requests per second (docs/api.md "v1 limits by tier"). */
   v1PerSecond: number | null;
-  /** v1 Set B requests per minute (SPEC "v1, table by plan"). */
+  /** v1 Set B requests per minute (docs/api.md "v1 limits by plan"). */
   v1PerMinute: number | null;
-  /** v2 and WebSocket messages, requests per second (SPEC "v2, by plan"). */
+  /** v2 and WebSocket messages, requests per second (docs/api.md "v2 limits by plan"). */
   v2PerSecond: number | null;
   /** One daily quota per account, shared by every generation; resets at 00:00 UTC. */
   dailyQuota: number | null;
-  /** v1 file and URL bodies (SPEC "v1, table by tier", "Max file size"). */
+  /** v1 file and URL bodies (docs/api.md "v1 limits by tier", largest file). */
   v1MaxFileBytes: number;
-  /** v2 file, stream and URL bodies (SPEC "v2, by plan", "Max file size"). */
+  /** v2 file, stream and URL bodies (docs/api.md "v2 limits by plan", largest file). */
   v2MaxFileBytes: number;
-  /** Concurrent WebSocket connections per account (SPEC "v2, by plan"). */
+  /** Concurrent WebSocket connections per account (docs/api.md "v2 limits by plan"). */
   wsConnections: number | null;
 }
 
@@ -50,11 +50,11 @@ export interface DevelopmentKeyRates {
 export interface PlanCatalog {
   plans: Record<Plan, PlanLimits>;
   developmentKeys: DevelopmentKeyRates;
-  /** SPEC "Other limits": /v2/file takes up to 100 MB whatever the plan; larger goes to /v2/stream. */
+  /** docs/api.md "Other limits": /v2/file takes up to 100 MB whatever the plan; larger goes to /v2/stream. */
   v2FileEndpointMaxBytes: number;
 }
 
-/** SPEC "Limits": the three tables, read as docs/limits.md explains. */
+/** docs/api.md "Limits": the three tables, read as docs/limits.md explains. */
 export const DEFAULT_PLAN_CATALOG: PlanCatalog = {
   plans: {
     free: {
@@ -90,7 +90,7 @@ export const DEFAULT_PLAN_CATALOG: PlanCatalog = {
     enterprise: {
       v1Tier: 'Enterprise',
       v1PerSecond: null,
-      // "1,000+": the floor of the spec's figure; operators raise it per deployment.
+      // "1,000+": the floor of the contract's figure; operators raise it per deployment.
       v1PerMinute: 1_000,
       v2PerSecond: null,
       dailyQuota: null,

@@ -35,7 +35,7 @@ function perSecond(bucket: 'v1a' | 'v2', limit: number | null): RateRule | undef
 }
 
 /**
- * Development keys (SPEC "API key": "limited rate, testing") run at `rateFactor` of the plan's
+ * Development keys (docs/api.md "Resources": "limited rate, testing") run at `rateFactor` of the plan's
  * rate, at least 1; where the plan's rate is unlimited they get a fixed ceiling instead.
  */
 export function rateFor(catalog: PlanCatalog, keyType: KeyType, planRate: number | null, window: 'second' | 'minute'): number | null {

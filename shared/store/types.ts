@@ -13,15 +13,15 @@ import type {
 } from './dashboard-types.js';
 import type { OAuthServerStore } from './oauth-server-types.js';
 
-/** Plans of SPEC "Limits, v2, by plan". */
+/** Plans of docs/api.md "v2 limits by plan". */
 export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** Key types of SPEC "API key". */
+/** Key types of docs/api.md "Resources". */
 export const KEY_TYPES = ['production', 'development', 'read_only', 'client'] as const;
 export type KeyType = (typeof KEY_TYPES)[number];
 
-/** Usage is counted apart for the sandbox (SPEC: the sandbox does not count against production). */
+/** Usage is counted apart for the sandbox (docs/api.md "Overview": the sandbox does not count against production). */
 export type UsageScope = 'production' | 'sandbox';
 
 export interface Account {
@@ -81,7 +81,7 @@ export interface AccountStore extends DashboardStores {
   findKeyByHash(keyHash: string): Promise<{ key: ApiKeyRecord; keyHash: string; account: Account } | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
-  /** Sets revoked_at once; a revoked key cannot be restored (SPEC "States and transitions"). */
+  /** Sets revoked_at once; a revoked key cannot be restored (docs/api.md "Key states"). */
   revokeKey(id: string): Promise<boolean>;
   touchKey(id: string, at: Date): Promise<void>;
 

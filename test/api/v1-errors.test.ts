@@ -1,5 +1,5 @@
 /**
- * v1 errors (SPEC "HTTP status codes, v1", "Error body, v1 Set B"): {error:{code, message,
+ * v1 errors (docs/api.md "v1 errors"): {error:{code, message,
  * details:{…}}} with the codes of v2; 401 without a key, 403 without the permission, JSON 404 for
  * unknown endpoints, 429 over a limit, and each set counted against its own rate table.
  */

@@ -1,5 +1,5 @@
 /**
- * One test per field table of SPEC "Resources and their fields" that a v1 operation answers
+ * One test per field table of docs/api.md "Resources" that a v1 operation answers
  * with: every v1 operation returns exactly the table's fields, with the table's types (nested
  * objects and array items included), and second-precision timestamps.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox (SPEC "What the service does"): requests to the sandbox host work fully
+ * The sandbox (docs/api.md "Overview"): requests to the sandbox host work fully
  * but count in separate usage that never touches production's; /v1/usage and /v1/status on the
  * sandbox report sandbox figures; /v2 is not served there. node:http is used because fetch
  * does not let a caller set Host.

@@ -1,4 +1,4 @@
-/** v1 Set A behaviour (SPEC "v1 Set A"): encodings, output formats, verification, HMAC, uploads, usage. */
+/** v1 Set A behaviour (docs/api.md "v1 Set A"): encodings, output formats, verification, HMAC, uploads, usage. */
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postJson } from '../helpers/api-server.js';

@@ -1,4 +1,4 @@
-/** v1 Set B behaviour (SPEC "v1 Set B"): text/file hashing, verification, batch, compare, status. */
+/** v1 Set B behaviour (docs/api.md "v1 Set B"): text/file hashing, verification, batch, compare, status. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, postJson } from '../helpers/api-server.js';

@@ -16,7 +16,7 @@ describe.each(TARGETS)('/v2 JSON endpoints on %s', (target) => {
   afterAll(() => s.close());
 
   describe('POST /v2/hash', () => {
-    it('answers the spec fields with exact types', async () => {
+    it('answers the contract fields with exact types', async () => {
       const r = await postJson(`${s.url}/v2/hash`, { data: 'abc' }, h);
       expect(r.status).toBe(200);
       expect(Object.keys(r.body).sort()).toEqual(['algorithm', 'encoding', 'hash', 'processing_time_ms', 'success', 'timestamp']);

@@ -29,7 +29,7 @@ function claims(accountId: string, extra: JWTPayload = {}): JWTPayload {
   return { sub: accountId, iss: ISSUER, iat, exp: iat + 600, permissions: ['hash:create', 'hash:verify'], ...extra };
 }
 
-describe('Enterprise JWTs over HTTP (SPEC "Authentication" rule 7)', () => {
+describe('Enterprise JWTs over HTTP (docs/api.md "Authentication" rule 7)', () => {
   let s: TestServer;
   let basicAccount: string;
   beforeAll(async () => {
@@ -186,7 +186,7 @@ describe('createJwtVerifier and issueJwt (unit)', () => {
       Promise.resolve(id === 'acc_1' ? { id, name: 'e', plan: 'enterprise' as const, createdAt: new Date() } : undefined),
   } as unknown as AccountStore;
 
-  it('returns the principal the spec describes', async () => {
+  it('returns the principal the contract describes', async () => {
     const verifier = createJwtVerifier({ secret: SECRET, issuer: ISSUER, store });
     const token = await issueJwt({
       secret: SECRET,

@@ -3,7 +3,7 @@ import { BEARER_MESSAGES } from '../../shared/auth/jwt.js';
 import { getJson } from '../helpers/api-server.js';
 import { expectUnauthorized, OAuthFixture } from './oauth-fixture.js';
 
-describe('OAuth access tokens on the API (SPEC "Authentication" rule 8, RFC 6750)', () => {
+describe('OAuth access tokens on the API (docs/api.md "Authentication" rule 8, RFC 6750)', () => {
   const f = new OAuthFixture();
   beforeAll(() => f.start());
   afterAll(() => f.close());

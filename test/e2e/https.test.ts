@@ -1,5 +1,5 @@
 /**
- * HTTPS only (SPEC: plain HTTP requests are redirected to HTTPS). The bundled server runs with a
+ * HTTPS only (docs/api.md "Overview": plain HTTP requests are redirected to HTTPS). The bundled server runs with a
  * self-signed certificate made for this test: its plain listener answers every request with a
  * 308 to the same path and query on HTTPS (GET and POST alike), built from the configured public
  * URL and never from Host; a request carrying a key over plain HTTP is refused as exposed; the

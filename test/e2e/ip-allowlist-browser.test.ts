@@ -1,5 +1,5 @@
 /**
- * The account IP allow-list (SPEC "Authentication" rule 6) in Chromium against the real `npm start`:
+ * The account IP allow-list (docs/api.md "Authentication" rule 6) in Chromium against the real `npm start`:
  * the owner of a Pro account (made with the admin CLI, as an operator does) saves a list on the
  * dashboard's settings page that leaves out 127.0.0.1, and a page calling the API with the
  * account's client key is refused 403 IP_NOT_ALLOWED; adding 127.0.0.1/32 lets the same call

@@ -1,5 +1,5 @@
 /**
- * IP allow-lists (SPEC "Authentication" rule 6; docs/decisions.md, the IP_NOT_ALLOWED line) on a
+ * IP allow-lists (docs/api.md "Authentication" rule 6; docs/decisions.md, the IP_NOT_ALLOWED line) on a
  * distributed deployment: two API nodes (dist/api.js) sharing PostgreSQL. Lists written to the
  * database are enforced by both nodes on v2 and v1 over HTTP, /v2/ws upgrades and socket.io; a list
  * edited through the management API of node A applies on A at once and on B within the key cache's

@@ -2,7 +2,7 @@
  * Redis with an append-only file fsynced on every write (`appendfsync always`) crashes (SIGKILL)
  * under steady async load and comes back from that file on the same port: every job the API
  * acknowledged with 202 still completes with the right digest. Requests made while Redis is down
- * may be refused with 503 SERVICE_UNAVAILABLE (SPEC "Errors, v2"); they are counted apart, since
+ * may be refused with 503 SERVICE_UNAVAILABLE (docs/api.md "v2 errors"); they are counted apart, since
  * nothing was promised for them.
  */
 import type { ChildProcess } from 'node:child_process';

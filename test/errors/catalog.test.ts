@@ -1,6 +1,6 @@
 /**
- * The error catalog is part of the contract (STYLE: "every code is documented, every documented
- * code exists"): the spec's v2 codes keep their statuses, every other code is listed in
+ * The error catalog is part of the contract (every code is documented, every documented code
+ * exists): the contract's v2 codes keep their statuses, every other code is listed in
  * docs/decisions.md with its status, and both envelopes carry the code unchanged.
  */
 import { readFileSync } from 'node:fs';
@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { renderV1Error, renderV2Error } from '../../api/http/envelopes.js';
 import { ERROR_CATALOG, ERROR_CODES, ServiceError } from '../../shared/errors.js';
 
-/** SPEC "Error body, v2": the codes and statuses the spec itself defines. */
-const SPEC_CODES = {
+/** docs/api.md "v2 errors": the codes and statuses the contract itself defines. */
+const CONTRACT_CODES = {
   INVALID_INPUT: 400,
   UNAUTHORIZED: 401,
   EXPIRED_KEY: 401,
@@ -20,17 +20,17 @@ const SPEC_CODES = {
 };
 
 const decisions = readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'decisions.md'), 'utf8');
-const addedLine = decisions.split('\n').find((l) => l.includes('Error codes added to the spec'))!;
+const addedLine = decisions.split('\n').find((l) => l.includes('Error codes added to the contract'))!;
 const documented = Object.fromEntries([...addedLine.matchAll(/\b([A-Z][A-Z_]+) (\d{3})\b/g)].map((m) => [m[1]!, Number(m[2])]));
 
 describe('error catalog', () => {
-  it("keeps the spec's codes with the spec's statuses", () => {
-    for (const [code, status] of Object.entries(SPEC_CODES))
+  it("keeps the contract's codes with the contract's statuses", () => {
+    for (const [code, status] of Object.entries(CONTRACT_CODES))
       expect(ERROR_CATALOG[code as keyof typeof ERROR_CATALOG]?.status, code).toBe(status);
   });
 
   it('documents every other code, with its status, in docs/decisions.md — and nothing more', () => {
-    const added = ERROR_CODES.filter((code) => !(code in SPEC_CODES));
+    const added = ERROR_CODES.filter((code) => !(code in CONTRACT_CODES));
     expect(Object.fromEntries(added.map((code) => [code, ERROR_CATALOG[code].status]))).toEqual(documented);
   });
 

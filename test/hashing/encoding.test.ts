@@ -1,5 +1,5 @@
 /**
- * The request-string decoders of shared/hashing/encoding.ts (SPEC "v2 /hash", "v1 Set A /hash":
+ * The request-string decoders of shared/hashing/encoding.ts (docs/api.md "v2 endpoints", "v1 Set A":
  * utf8, hex, base64). Accepted input decodes to exactly the bytes Buffer.from gives; refused input
  * is INVALID_INPUT naming the field — including the strings Node's own decoders silently truncate.
  */
@@ -52,7 +52,7 @@ function expectDecoded(data: string, encoding: InputEncoding, bytes: Buffer): vo
 }
 
 describe('the encodings offered', () => {
-  it('are the spec lists', () => {
+  it('are the contract lists', () => {
     expect(INPUT_ENCODINGS).toEqual(['utf8', 'hex', 'base64']);
     expect(OUTPUT_FORMATS).toEqual(['hex', 'base64', 'binary']);
   });
@@ -229,7 +229,7 @@ describe('encodeDigest', () => {
   it.each([
     ['hex', SHA224_ABC],
     ['base64', Buffer.from(SHA224_ABC, 'hex').toString('base64')],
-    // `binary` is carried as base64: JSON cannot hold raw bytes (SPEC).
+    // `binary` is carried as base64: JSON cannot hold raw bytes (docs/api.md "v1 Set A").
     ['binary', Buffer.from(SHA224_ABC, 'hex').toString('base64')],
   ] as const)('%s', (format, expected) => {
     expect(encodeDigest(digest, format)).toBe(expected);

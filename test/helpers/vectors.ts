@@ -1,4 +1,4 @@
-/** Parsers for the NIST CAVP .rsp files and the JSON vector files copied from ../shared/vectors. */
+/** Parsers for the NIST CAVP .rsp files and the JSON vector files of test/vectors (each file's source in test/vectors/SOURCES.md). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -6,7 +6,7 @@ import { DEFAULT_PLAN_CATALOG, loadPlanCatalog, parsePlanCatalog } from '../../s
 
 const MB = 1024 * 1024;
 
-/** SPEC "Limits", transcribed table by table; the catalog must serve exactly these. */
+/** docs/api.md "Limits", transcribed table by table; the catalog must serve exactly these. */
 const V1_BY_TIER = {
   Free: { perDay: 1_000, perSecond: 5, maxFile: 5 * MB },
   Developer: { perDay: 50_000, perSecond: 20, maxFile: 25 * MB },
@@ -35,7 +35,7 @@ function writeTemp(content: string): string {
 
 describe('plan catalog defaults', () => {
   for (const plan of ['free', 'basic', 'pro', 'enterprise'] as const) {
-    it(`${plan} serves the spec's tables`, () => {
+    it(`${plan} serves the contract's tables`, () => {
       const p = DEFAULT_PLAN_CATALOG.plans[plan];
       const tier = V1_BY_TIER[TIER_OF[plan]];
       expect(p.v1Tier).toBe(TIER_OF[plan]);
@@ -50,7 +50,7 @@ describe('plan catalog defaults', () => {
     });
   }
 
-  it('caps /v2/file at 100 MB (SPEC "Other limits")', () => {
+  it('caps /v2/file at 100 MB (docs/api.md "Other limits")', () => {
     expect(DEFAULT_PLAN_CATALOG.v2FileEndpointMaxBytes).toBe(100 * MB);
   });
 

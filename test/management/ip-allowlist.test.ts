@@ -112,7 +112,7 @@ describe('matching', () => {
   });
 });
 
-describe('plan rule (SPEC "Authentication" rule 6)', () => {
+describe('plan rule (docs/api.md "Authentication" rule 6)', () => {
   it('lets Pro and Enterprise set lists, and every plan clear one', () => {
     expect(() => assertAllowListPlan('pro', ['192.0.2.1'])).not.toThrow();
     expect(() => assertAllowListPlan('enterprise', ['192.0.2.1'])).not.toThrow();

@@ -133,7 +133,7 @@ export function head(method: string, target: string, headers: Record<string, str
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** The credential header each generation reads (SPEC "Authentication"). */
+/** The credential header each generation reads (docs/api.md "Authentication"). */
 export function authFor(target: string, key: string): Record<string, string> {
   return target.startsWith('/v1') ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key };
 }

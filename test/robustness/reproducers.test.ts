@@ -25,7 +25,7 @@ const JSON_ENDPOINTS = [
   '/v1/compare',
 ] as const;
 
-/** The generation's error envelope for `code` (SPEC "Error body, v2" / "v1 Set B"). */
+/** The generation's error envelope for `code` (docs/api.md "v2 errors" / "v1 Set B"). */
 function envelope(target: string, code: string, message: string, details: string): unknown {
   return target.startsWith('/v1')
     ? { error: { code, message, details: { info: details } } }

@@ -1,5 +1,5 @@
 /**
- * API keys in the dashboard (SPEC "States and transitions": create shows the key once; revoke is for
+ * API keys in the dashboard (docs/api.md "Key states": create shows the key once; revoke is for
  * good). The role decides by the key's type (policy.ts); IP allow-lists need Pro or Enterprise; a
  * roll issues a new key with the same settings and lets the old one work until the grace ends.
  * Every change to a key's row drops this process's cached principal of it (forgetApiKey).

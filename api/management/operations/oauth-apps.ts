@@ -1,5 +1,5 @@
 /**
- * OAuth applications registered in the dashboard (SPEC "Authentication" rule 8), Enterprise only.
+ * OAuth applications registered in the dashboard (docs/api.md "Authentication" rule 8), Enterprise only.
  * Client ids and secrets are made and hashed as the OAuth server's own (api/oauth/server/tokens.ts);
  * the secret is shown once, at registration or rotation. Rotating a secret leaves issued tokens
  * working (the application needs the new secret at its next refresh); deleting the application

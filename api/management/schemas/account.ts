@@ -22,7 +22,7 @@ export const AccountOverviewResponse = z
       v1PerMinute: z.number().int().min(1),
       v2PerSecond: z.number().int().min(1),
     }),
-    /** What the plan offers (SPEC "Authentication" rules 6–8). */
+    /** What the plan offers (docs/api.md "Authentication" rules 6–8). */
     features: z.object({ ipAllowList: z.boolean(), oauth: z.boolean(), jwt: z.boolean() }),
     status: z.enum(['operational', 'degraded']),
   })

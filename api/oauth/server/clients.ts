@@ -1,5 +1,5 @@
 /**
- * OAuth client registration (SPEC "Authentication" rule 8: "the application is registered in the
+ * OAuth client registration (docs/api.md "Authentication" rule 8: "the application is registered in the
  * dashboard"; here, the admin CLI `oauth register`). The secret is returned once and stored hashed.
  */
 import { invalidInput } from '../../../shared/errors.js';

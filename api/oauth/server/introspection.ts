@@ -3,7 +3,7 @@
  *
  * A client learns about its own tokens only: any other client's token — like an unknown, expired,
  * revoked or rotated-out one, or one whose account left the Enterprise plan — is `{active: false}`
- * and nothing else (§2.2: "the protected resource is not allowed to introspect this particular
+ * and nothing else (RFC 7662 §2.2: "the protected resource is not allowed to introspect this particular
  * token"), so the endpoint cannot be used to probe tokens. Introspecting is a read: unlike
  * presenting a rotated-out refresh token to /oauth/token, it never revokes anything.
  */
@@ -32,7 +32,7 @@ export async function introspectToken(
 ): Promise<IntrospectionResponse> {
   const { token, clientId, issuer } = input;
   const now = input.now ?? new Date();
-  // The prefix says what a token is, so token_type_hint is not needed (§2.1 lets the server ignore it).
+  // The prefix says what a token is, so token_type_hint is not needed (RFC 7662 §2.1 lets the server ignore it).
   const kind = isOAuthSecret('accessToken', token) ? 'access' : isOAuthSecret('refreshToken', token) ? 'refresh' : undefined;
   if (kind === undefined) return { active: false };
   const hash = hashOAuthSecret(token);

@@ -1,5 +1,5 @@
 /**
- * OAuth 2.0 access tokens as API credentials (SPEC "Authentication" rule 8), and the one bearer
+ * OAuth 2.0 access tokens as API credentials (docs/api.md "Authentication" rule 8), and the one bearer
  * verifier the authenticator is given.
  *
  * Why one routing verifier rather than a list: createAuthenticator tries its verifiers in order and

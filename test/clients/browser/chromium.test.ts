@@ -68,7 +68,7 @@ describe('in headless Chromium', () => {
         type: typeof SHA224,
         keys: Object.keys(SHA224).sort(),
         sameClass: SHA224.SHA224Class === SHA224Class,
-        // The SPEC's operations by their names.
+        // The operations of docs/api.md "Client-side library" by their names.
         digests: [SHA224('abc'), SHA224.hash('abc'), SHA224Class.hash('abc'), new SHA224Class().update('a').update('bc').digest()],
         verify: [SHA224.verify('abc', SHA224('abc').toUpperCase()), SHA224.verify('abd', SHA224('abc'))],
       };

@@ -1,5 +1,5 @@
 /**
- * HMAC-SHA-224 (beyond the spec), one-shot and incremental: RFC 4231, NIST CAVP HMAC [L=28],
+ * HMAC-SHA-224 (beyond the contract), one-shot and incremental: RFC 4231, NIST CAVP HMAC [L=28],
  * Wycheproof, and node:crypto; clone() and destroy() of an HMAC context.
  */
 import { createHmac, randomBytes } from 'node:crypto';

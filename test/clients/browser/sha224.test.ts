@@ -106,7 +106,7 @@ describe('cross-check against node:crypto and the server core', () => {
   }, 120_000);
 });
 
-describe('API (SPEC "Client-side library operations")', () => {
+describe('API (docs/api.md "Client-side library")', () => {
   it('SHA224(message), SHA224.hash, SHA224Class.hash and new SHA224Class() agree', () => {
     const expected = SHA224_ABC;
     expect(SHA224('abc')).toBe(expected);

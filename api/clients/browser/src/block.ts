@@ -1,7 +1,7 @@
 /**
  * The SHA-224 block engine: the SHA-256 compression function (FIPS 180-4 §6.2.2) over 512-bit
- * blocks. SHA-224 is SHA-256 with its own initial hash value (§5.3.2) and the output truncated
- * to seven words (§6.3). No imports, no Node built-ins: this file runs in any ES2020 engine.
+ * blocks. SHA-224 is SHA-256 with its own initial hash value (FIPS 180-4 §5.3.2) and the output truncated
+ * to seven words (FIPS 180-4 §6.3). No imports, no Node built-ins: this file runs in any ES2020 engine.
  */
 
 /**
@@ -9,7 +9,7 @@
  * 64 primes. Computed instead of listed, which saves ~300 bytes of the gzipped bundle. It is exact in
  * any engine: the nearest any of the 64 scaled fractions comes to an integer is 0.0247 (exact
  * BigInt cube roots, test/sdk/constants.test.ts), so a Math.cbrt wrong by up to ~10^4 ulps would
- * still give this table; the same test compares it with the table printed in §4.2.2.
+ * still give this table; the same test compares it with the table printed in FIPS 180-4 §4.2.2.
  */
 export const K: Int32Array = new Int32Array(64);
 for (let n = 2, i = 0; i < 64; n++) {
@@ -32,23 +32,23 @@ export const IV: Int32Array = new Int32Array([
  * (MB/s at 64 KiB, Node / Chromium, best rounds on the shared machine):
  * - a plain 64-iteration loop over an Int32Array W (noble's shape) gives ~190 / ~215;
  * - holding the message schedule in 16 locals W0..W15, extended in place as a rolling window
- *   (§6.2.2 step 1: W_t replaces W_t-16), and unrolling 16 rounds gives ~275 / ~270: the schedule
+ *   (FIPS 180-4 §6.2.2 step 1: W_t replaces W_t-16), and unrolling 16 rounds gives ~275 / ~270: the schedule
  *   then lives in registers;
  * - words are read big-endian straight from the caller's bytes, with no copy into a block buffer;
- * - Σ0, Σ1, σ0, σ1, Ch and Maj (§4.1.2) are written inline: as helper functions, Node 20 stops
+ * - Σ0, Σ1, σ0, σ1, Ch and Maj (FIPS 180-4 §4.1.2) are written inline: as helper functions, Node 20 stops
  *   inlining them in a function this large and drops to ~65 (σ helpers alone: ~195);
  * - one loop of four passes, each 16 rounds followed by the next 16 schedule steps (skipped after
  *   the last pass): ~108 gzipped bytes less than a separate copy of rounds 0..15 with the schedule
  *   interleaved in rounds 16..63, for ~8% less speed (Node 20: ~238 instead of ~259 at 64 KiB),
  *   which is what fits SHA224Class's clone()/destroy() and the incremental HMAC in the budget;
  * - K is read as K[t++], so the 64 rounds are the same text but for the W variable;
- * - each round is written exactly as §6.2.2 step 3 (T1, T2, then h = g ... a = T1 + T2): V8 turns
+ * - each round is written exactly as FIPS 180-4 §6.2.2 step 3 (T1, T2, then h = g ... a = T1 + T2): V8 turns
  *   the moves into register renames, so it measured as fast as rotating the variable names, and
  *   every round is the same text, which gzip stores in a few bytes. The same goes for the
  *   temporaries x and y of the schedule step and the running offset of the loads: together ~650
  *   gzipped bytes less, which is what fits the bundle in its size budget.
  * ROTR^n(x) is written (x >>> n | x << 32 - n), which V8 compiles to one rotate instruction;
- * Ch(e, f, g) = g ^ e & (f ^ g) and Maj(a, b, c) = a & b | c & (a | b) are the §4.1.2 functions
+ * Ch(e, f, g) = g ^ e & (f ^ g) and Maj(a, b, c) = a & b | c & (a | b) are the FIPS 180-4 §4.1.2 functions
  * with fewer operations.
  */
 export function compress(H: Int32Array, M: Uint8Array, offset: number, end: number): void {
@@ -61,7 +61,7 @@ export function compress(H: Int32Array, M: Uint8Array, offset: number, end: numb
     h6 = H[6]!,
     h7 = H[7]!;
   for (; offset < end;) {
-    // §6.2.2 step 1 for t = 0..15: W_t is the block's t-th word, read big-endian.
+    // FIPS 180-4 §6.2.2 step 1 for t = 0..15: W_t is the block's t-th word, read big-endian.
     let W0 = (M[offset]! << 24) | (M[offset + 1]! << 16) | (M[offset + 2]! << 8) | M[offset + 3]!;
     offset += 4;
     let W1 = (M[offset]! << 24) | (M[offset + 1]! << 16) | (M[offset + 2]! << 8) | M[offset + 3]!;
@@ -94,7 +94,7 @@ export function compress(H: Int32Array, M: Uint8Array, offset: number, end: numb
     offset += 4;
     let W15 = (M[offset]! << 24) | (M[offset + 1]! << 16) | (M[offset + 2]! << 8) | M[offset + 3]!;
     offset += 4;
-    // §6.2.2 step 2.
+    // FIPS 180-4 §6.2.2 step 2.
     let a = h0,
       b = h1,
       c = h2,
@@ -108,7 +108,7 @@ export function compress(H: Int32Array, M: Uint8Array, offset: number, end: numb
       x: number,
       y: number;
     for (let t = 0; ;) {
-      // §6.2.2 step 3, rounds t..t+15, with W_t..W_t+15 in W0..W15.
+      // FIPS 180-4 §6.2.2 step 3, rounds t..t+15, with W_t..W_t+15 in W0..W15.
       T1 = (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + (g ^ (e & (f ^ g))) + K[t++]! + W0) | 0;
       T2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) | (c & (a | b)))) | 0;
       h = g;
@@ -270,7 +270,7 @@ export function compress(H: Int32Array, M: Uint8Array, offset: number, end: numb
       b = a;
       a = (T1 + T2) | 0;
       if (t === 64) break;
-      // §6.2.2 step 1 for the next 16 rounds: W_t+16 = σ1(W_t+14) + W_t+9 + σ0(W_t+1) + W_t, with
+      // FIPS 180-4 §6.2.2 step 1 for the next 16 rounds: W_t+16 = σ1(W_t+14) + W_t+9 + σ0(W_t+1) + W_t, with
       // x = W_t+14 and y = W_t+1; W_t+16 overwrites W_t in the same variable.
       x = W14;
       y = W1;
@@ -401,7 +401,7 @@ export function compress(H: Int32Array, M: Uint8Array, offset: number, end: numb
           W15) |
         0;
     }
-    // §6.2.2 step 4: H(i) = H(i-1) + the working variables.
+    // FIPS 180-4 §6.2.2 step 4: H(i) = H(i-1) + the working variables.
     h0 = (h0 + a) | 0;
     h1 = (h1 + b) | 0;
     h2 = (h2 + c) | 0;

@@ -1,6 +1,6 @@
 /**
- * The incremental SHA-224 context (FIPS 180-4): SHA224Class of the SPEC's "Client-side library
- * operations". Pure JavaScript with no Node built-ins, so it runs unchanged in browsers, web
+ * The incremental SHA-224 context (FIPS 180-4): SHA224Class of docs/api.md
+ * "Client-side library". Pure JavaScript with no Node built-ins, so it runs unchanged in browsers, web
  * workers, Node and Deno.
  */
 import { compress, IV } from './block.js';
@@ -84,7 +84,7 @@ export class SHA224Class {
     checkEncoding(encoding);
     this.check();
     this.flushPending();
-    // §5.1.1 padding: a 1 bit, zeros, then the bit length as a 64-bit big-endian integer, which
+    // FIPS 180-4 §5.1.1 padding: a 1 bit, zeros, then the bit length as a 64-bit big-endian integer, which
     // is exact below 2^53 bytes (past 512 MiB it no longer fits 32 bits).
     const { block: B, state: H, total } = this;
     let pos = this.pos;

@@ -16,7 +16,7 @@ export class HmacSHA224 {
   /** key: bytes, or a string (UTF-8 encoded); a key longer than the 64-byte block is hashed first. */
   constructor(key: Message) {
     let k = typeof key === 'string' ? utf8().encode(key) : toBytes(key, 'key');
-    if (k.length > 64) k = SHA224Class.hash(k, 'bytes'); // §4 step 2: K0 = H(K)
+    if (k.length > 64) k = SHA224Class.hash(k, 'bytes'); // FIPS 198-1 §4 step 2: K0 = H(K)
     const pad = new Uint8Array(64);
     pad.set(k);
     for (let i = 0; i < 64; i++) pad[i]! ^= 0x36; // ipad

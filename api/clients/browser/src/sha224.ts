@@ -1,6 +1,6 @@
 /**
  * Client-side SHA-224 (FIPS 180-4) and HMAC-SHA-224 (FIPS 198-1), computed locally with no HTTP
- * call: the SPEC's "Client-side library operations" — SHA224(message) with its alias
+ * call: docs/api.md "Client-side library" — SHA224(message) with its alias
  * SHA224.hash, new SHA224Class() with update/digest, SHA224Class.hash, SHA224.verify. Browsers'
  * WebCrypto has no SHA-224, so this fills that gap. Pure JavaScript, no dependencies and no Node
  * built-ins. Built by api/clients/browser/build.ts into dist/sha224.mjs (ESM) and
@@ -28,9 +28,9 @@ export interface HmacFunction {
   readonly create: (key: Message) => HmacSHA224;
 }
 
-/** The library: callable as SHA224(message) (a string is UTF-8 encoded), with the SPEC's other operations as properties. */
+/** The library: callable as SHA224(message) (a string is UTF-8 encoded), with the other operations of docs/api.md "Client-side library" as properties. */
 export interface SHA224Function extends HashFunction {
-  /** SHA224(message) under the SPEC's alias: SHA224.hash(message). */
+  /** SHA224(message) under the contract's alias: SHA224.hash(message). */
   readonly hash: HashFunction;
   /** True when expectedHash is the hex SHA-224 of message, in either letter case. */
   readonly verify: (message: Message, expectedHash: string) => boolean;

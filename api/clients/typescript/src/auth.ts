@@ -1,5 +1,5 @@
 /**
- * The client's credential and the headers it becomes (SPEC "Authentication"): v2 takes an API
+ * The client's credential and the headers it becomes (docs/api.md "Authentication"): v2 takes an API
  * key in `X-API-Key`, v1 as `Authorization: Bearer`; tokens (Enterprise JWT, OAuth access tokens)
  * are always bearer tokens. A token source is asked again, once, after a 401.
  */
@@ -63,7 +63,7 @@ export class Authorizer {
 
   /**
    * The credential the realtime interfaces accept: only API keys, in the `api_key` query
-   * parameter (SPEC "v2 WebSocket"; the handshake authenticates as an API key).
+   * parameter (docs/api.md "Authentication"; the handshake authenticates as an API key).
    */
   realtimeKey(): string {
     const key = this.credentials.apiKey ?? this.credentials.bearerToken;

@@ -1,4 +1,4 @@
-/** One method per /v1 operation, Set A and Set B (SPEC "v1 Set A", "v1 Set B"; docs/v1.md). */
+/** One method per /v1 operation, Set A and Set B (docs/api.md "v1 Set A", "v1 Set B"; docs/v1.md). */
 import { idempotencyKeyFor, type ClientContext, type RequestOptions } from './context.js';
 import type {
   V1BatchHashRequest,

@@ -1,4 +1,4 @@
-/** One method per /v2 operation (SPEC "v2"); bodies and answers typed from the OpenAPI document. */
+/** One method per /v2 operation (docs/api.md "v2 endpoints"); bodies and answers typed from the OpenAPI document. */
 import type { ClientContext, RequestOptions } from './context.js';
 import { postJson } from './requests.js';
 import type { CompletedJob, JobsApi, SubmitOptions, WaitOptions } from './jobs.js';
@@ -63,7 +63,7 @@ export class V2Api {
     return postJson(this.context, 'v2.batch', '/v2/batch', request, options);
   }
 
-  /** POST /v2/file: a multipart upload, streamed from the source (up to 100 MB; SPEC). */
+  /** POST /v2/file: a multipart upload, streamed from the source (up to 100 MB; docs/api.md "Other limits"). */
   file(input: UploadInput, options?: UploadOptions): Promise<FileResponse> {
     return uploadFile(this.context, input, options);
   }

@@ -135,7 +135,7 @@ class JsonBody(Body):
 
 
 class RawBody(Body):
-    """``application/octet-stream``, always with chunked transfer encoding (SPEC "POST /v2/stream")."""
+    """``application/octet-stream``, always with chunked transfer encoding (docs/api.md "v2 endpoints")."""
 
     def __init__(self, source: UploadSource) -> None:
         self._source = source

@@ -21,7 +21,7 @@ class Client:
     """A client of one sha224d service.
 
     ``api_key`` (default: ``$SHA224D_API_KEY``) is sent as ``X-API-Key`` to /v2 and as
-    ``Authorization: Bearer`` to /v1 (SPEC "Authentication"); a ``bearer_token`` (a JWT or an
+    ``Authorization: Bearer`` to /v1 (docs/api.md "Authentication"); a ``bearer_token`` (a JWT or an
     OAuth access token, or a function returning one) is sent as ``Authorization: Bearer`` to both.
     ``base_url`` defaults to ``$SHA224D_URL``, then ``http://127.0.0.1:8080``; ``sandbox=True``
     uses ``sandbox_url`` (default ``$SHA224D_SANDBOX_URL``) instead. ``timeout`` bounds each

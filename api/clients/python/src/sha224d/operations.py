@@ -32,7 +32,7 @@ def _op(name: str, method: str, path: str, repeatable: bool = True, submits_job:
 
 
 OPERATIONS: Tuple[Operation, ...] = (
-    # v2 (SPEC "v2")
+    # v2 (docs/api.md "v2 endpoints")
     _op("v2.hash", "POST", "/v2/hash"),
     _op("v2.verify", "POST", "/v2/verify"),
     _op("v2.hmac", "POST", "/v2/hmac"),

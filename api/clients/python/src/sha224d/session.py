@@ -52,7 +52,7 @@ class Session:
         return str(uuid.uuid4()) if self._auto_idempotency_keys else None
 
     def auth_headers(self, generation: str) -> Dict[str, str]:
-        """SPEC "Authentication": v2 reads X-API-Key, v1 only the bearer header; tokens are bearer
+        """docs/api.md "Authentication": v2 reads X-API-Key, v1 only the bearer header; tokens are bearer
         on both. Keys never go in the query string, where logs would keep them."""
         if self._bearer_token is not None:
             token = self._bearer_token() if callable(self._bearer_token) else self._bearer_token

@@ -1,4 +1,4 @@
-"""The /v2 operations (SPEC "v2"): one method each, named by ``operations.OPERATIONS``."""
+"""The /v2 operations (docs/api.md "v2 endpoints"): one method each, named by ``operations.OPERATIONS``."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from .transport import ProgressCallback
 
 
 #: /v2/file takes files up to 100 MB whatever the plan; larger ones go to /v2/stream
-#: (SPEC "Other limits"; MB = MiB, docs/limits.md).
+#: (docs/api.md "Other limits"; MB = MiB, docs/limits.md).
 FILE_ENDPOINT_MAX_BYTES = 100 * 1024 * 1024
 
 #: A batch item: ``{"id": ..., "data": ...}`` or an ``(id, data)`` pair.
@@ -168,7 +168,7 @@ class V2(Calls):
         progress: Optional[ProgressCallback] = None,
     ) -> Union[FileResponse, StreamResponse]:
         """Hash a file of any size: ``file`` when its size is known and at most 100 MB, else
-        ``stream`` (not an operation of its own; the choice the SPEC's "Other limits" asks for)."""
+        ``stream`` (not an operation of its own; the choice docs/api.md "Other limits" asks for)."""
         size = UploadSource(source).size
         if size is not None and size <= FILE_ENDPOINT_MAX_BYTES:
             return self.file(source, filename=filename, output=output, progress=progress)

@@ -100,7 +100,7 @@ function wholeBlob(
   };
 }
 
-/** `application/octet-stream`, sent chunked (SPEC "POST /v2/stream"). */
+/** `application/octet-stream`, sent chunked (docs/api.md "v2 endpoints"). */
 export function rawBody(source: UploadSource, onProgress?: (p: UploadProgress) => void): BodySource {
   return {
     contentType: 'application/octet-stream',

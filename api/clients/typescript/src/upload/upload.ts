@@ -1,6 +1,6 @@
 /**
- * Uploads to /v2/file (multipart) or /v2/stream (raw, chunked), chosen by size: SPEC "Other
- * limits" sends files over 100 MB to /v2/stream, and a stream of unknown size goes there too.
+ * Uploads to /v2/file (multipart) or /v2/stream (raw, chunked), chosen by size: docs/api.md
+ * "Other limits" sends files over 100 MB to /v2/stream, and a stream of unknown size goes there too.
  */
 import { idempotencyKeyFor, type ClientContext, type RequestOptions } from '../context.js';
 import type { AcceptedResponse, FileFields, FileResponse, StreamQuery, StreamResponse } from '../types.js';
@@ -8,7 +8,7 @@ import type { BodySource } from '../transport.js';
 import { multipartBody, rawBody } from './multipart.js';
 import { toUploadSource, type SourceOptions, type UploadInput, type UploadProgress, type UploadSource } from './source.js';
 
-/** SPEC "Other limits": /v2/file takes files up to 100 MB; larger ones use /v2/stream. */
+/** docs/api.md "Other limits": /v2/file takes files up to 100 MB; larger ones use /v2/stream. */
 export const FILE_ENDPOINT_MAX_BYTES = 100 * 1024 * 1024;
 
 export interface UploadOptions extends RequestOptions, SourceOptions {
@@ -23,7 +23,7 @@ export interface UploadOptions extends RequestOptions, SourceOptions {
 export interface AutoUploadOptions extends UploadOptions {
   /** `auto` (default): /v2/file up to `fileMaxBytes` when the size is known, else /v2/stream. */
   endpoint?: 'auto' | 'file' | 'stream';
-  /** Largest size sent to /v2/file by `auto`; default 100 MiB (SPEC). */
+  /** Largest size sent to /v2/file by `auto`; default 100 MiB (docs/api.md "Other limits"). */
   fileMaxBytes?: number;
 }
 

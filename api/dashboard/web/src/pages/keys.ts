@@ -1,7 +1,7 @@
 /**
  * API keys: the list (prefix, type, description, domains, IPs, created, last used, expires, status)
  * and the actions — create (the secret is shown once, with a copy button), edit, roll, revoke
- * (behind a confirmation, SPEC "Settings > API Keys, then Revoke Key, then confirm").
+ * (behind a confirmation, docs/api.md "Key states").
  */
 import type { ApiKeyView } from '../../../../management/schemas/keys.js';
 import { call } from '../api.js';

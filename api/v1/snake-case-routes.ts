@@ -1,7 +1,7 @@
 /**
- * v1 Set B (SPEC "v1 Set B"): text, file and URL hashing, verification, batch, compare and
+ * v1 Set B (docs/api.md "v1 Set B"): text, file and URL hashing, verification, batch, compare and
  * status. snake_case fields, counted against the v1 plan table's per-minute rate (limit class
- * v1b). Paths the spec leaves unshown are this service's (docs/v1.md "Decisions").
+ * v1b). Paths the contract leaves unshown are this service's (docs/v1.md "Decisions").
  */
 import { principalOf } from '../http/guards.js';
 import type { Route } from '../http/route-table.js';
@@ -17,19 +17,19 @@ import {
   batchHashBody,
   batchVerifyBody,
   compareBody,
-  fileHashBodyB,
+  snakeFileHashBody,
   fileVerifyBody,
   statusBody,
   textHashBody,
   textVerifyBody,
   urlHashBody,
 } from './render.js';
-import { fileOf } from './set-a.js';
+import { fileOf } from './camel-case-routes.js';
 
-/** Set B's batches hash every item the same way: in parallel, as hex (SPEC "v1 Set B" batch). */
-const SET_B_BATCH = { parallel: true, output: 'hex' } as const;
+/** Set B's batches hash every item the same way: in parallel, as hex (docs/api.md "v1 Set B" batch). */
+const SNAKE_CASE_BATCH = { parallel: true, output: 'hex' } as const;
 
-export const SET_B_ROUTES: readonly Route[] = [
+export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash/text',
@@ -58,7 +58,7 @@ export const SET_B_ROUTES: readonly Route[] = [
         blobs: receiver.blobs,
       });
       const payload = { blob: upload.blob, filename: upload.filename, chunkSize: fields.chunk_size, output: 'hex' as const };
-      res.json(fileHashBodyB(await receiver.hash('file', payload, principal), upload.filename));
+      res.json(snakeFileHashBody(await receiver.hash('file', payload, principal), upload.filename));
     },
     doc: {
       operationId: 'hashFileV1',
@@ -66,7 +66,7 @@ export const SET_B_ROUTES: readonly Route[] = [
       errors: ['JOB_TIMEOUT'],
       upload: v1.FileFieldsB,
       file: fileOf('hash'),
-      response: v1.FileHashResponseB,
+      response: v1.SnakeFileHashResponse,
     },
   },
   {
@@ -134,7 +134,7 @@ export const SET_B_ROUTES: readonly Route[] = [
     jsonBody: true,
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchHashRequest, req.body);
-      res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH })));
+      res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH })));
     },
     doc: {
       operationId: 'batchHashV1',
@@ -151,7 +151,7 @@ export const SET_B_ROUTES: readonly Route[] = [
     jsonBody: true,
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchVerifyRequest, req.body);
-      res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SET_B_BATCH }), body.items));
+      res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH }), body.items));
     },
     doc: {
       operationId: 'batchVerifyV1',

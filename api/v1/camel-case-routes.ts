@@ -1,5 +1,5 @@
 /**
- * v1 Set A (SPEC "v1 Set A"): /hash, /verify, /file/hash, /hmac, /usage. camelCase fields,
+ * v1 Set A (docs/api.md "v1 Set A"): /hash, /verify, /file/hash, /hmac, /usage. camelCase fields,
  * `algorithm: 'sha224'`, counted against the v1 tier table's per-second rate (limit class v1a).
  */
 import { invalidInput } from '../../shared/errors.js';
@@ -13,27 +13,27 @@ import { uploadReceiver } from '../operations/uploads.js';
 import { MiB } from '../schemas/common.js';
 import * as v1 from '../schemas/v1.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
-import { fileHashBodyA, hashBodyA, hmacBodyA, textVerifyBody, usageBodyA, verifyBodyA } from './render.js';
+import { camelFileHashBody, camelHashBody, camelHmacBody, textVerifyBody, camelUsageBody, camelVerifyBody } from './render.js';
 
 /** The file part's description in the OpenAPI document, for every v1 upload route. */
 export const fileOf = (what: string): string => `The file to ${what} (required, exactly one part), up to the plan's v1 file size limit.`;
 
-export const SET_A_ROUTES: readonly Route[] = [
+export const CAMEL_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash',
     permission: 'hash',
     jsonBody: true,
     async handle({ deps }, req, res) {
-      const body = parseWith(v1.HashRequestA, req.body);
-      res.json(hashBodyA(await hashInput(deps, principalOf(res), body.input), body.output));
+      const body = parseWith(v1.CamelHashRequest, req.body);
+      res.json(camelHashBody(await hashInput(deps, principalOf(res), body.input), body.output));
     },
     doc: {
       operationId: 'hashV1',
       summary: 'SHA-224 of data (Set A)',
       errors: ['JOB_TIMEOUT'],
-      request: v1.HashRequestA,
-      response: v1.HashResponseA,
+      request: v1.CamelHashRequest,
+      response: v1.CamelHashResponse,
     },
   },
   {
@@ -47,16 +47,16 @@ export const SET_A_ROUTES: readonly Route[] = [
         res.json(textVerifyBody(await verifyInput(deps, principalOf(res), body.input, body.expected), body.expected));
         return;
       }
-      const body = parseWith(v1.VerifyRequestA, req.body);
-      res.json(verifyBodyA(await verifyInput(deps, principalOf(res), body.input, body.expected)));
+      const body = parseWith(v1.CamelVerifyRequest, req.body);
+      res.json(camelVerifyBody(await verifyInput(deps, principalOf(res), body.input, body.expected)));
     },
     doc: {
       operationId: 'verifyV1',
       summary: 'Verify data against a SHA-224 digest (Set A body; a Set B body with `text` answers in Set B shape)',
       custom: (gen) => ({
-        request: { body: { ...json(v1.VerifyRequestA.or(v1.TextVerifyRequest)), required: true } },
+        request: { body: { ...json(v1.CamelVerifyRequest.or(v1.TextVerifyRequest)), required: true } },
         responses: {
-          ...okResponse(gen, v1.VerifyResponseA.or(v1.TextVerifyResponse)),
+          ...okResponse(gen, v1.CamelVerifyResponse.or(v1.TextVerifyResponse)),
           ...errorResponses(gen, [...CALLER_ERRORS, ...JSON_BODY_ERRORS, 'JOB_TIMEOUT']),
         },
       }),
@@ -74,7 +74,7 @@ export const SET_A_ROUTES: readonly Route[] = [
       });
       const payload = { blob: upload.blob, filename: upload.filename, chunkSize: MiB, output: fields.outputFormat };
       const result = await receiver.hash('file', payload, principal);
-      res.json(fileHashBodyA(result, upload.filename, fields.outputFormat));
+      res.json(camelFileHashBody(result, upload.filename, fields.outputFormat));
     },
     doc: {
       operationId: 'fileHashV1',
@@ -82,7 +82,7 @@ export const SET_A_ROUTES: readonly Route[] = [
       errors: ['JOB_TIMEOUT'],
       upload: v1.FileFieldsA,
       file: fileOf('hash'),
-      response: v1.FileHashResponseA,
+      response: v1.CamelFileHashResponse,
     },
   },
   {
@@ -91,15 +91,15 @@ export const SET_A_ROUTES: readonly Route[] = [
     permission: 'hash',
     jsonBody: true,
     async handle({ deps }, req, res) {
-      const body = parseWith(v1.HmacRequestA, req.body);
-      res.json(hmacBodyA(await hmacInput(deps, principalOf(res), body.input, body.key), body.output));
+      const body = parseWith(v1.CamelHmacRequest, req.body);
+      res.json(camelHmacBody(await hmacInput(deps, principalOf(res), body.input, body.key), body.output));
     },
     doc: {
       operationId: 'hmacV1',
       summary: 'HMAC-SHA-224 (Set A)',
       errors: ['JOB_TIMEOUT'],
-      request: v1.HmacRequestA,
-      response: v1.HmacResponseA,
+      request: v1.CamelHmacRequest,
+      response: v1.CamelHmacResponse,
     },
   },
   {
@@ -109,9 +109,9 @@ export const SET_A_ROUTES: readonly Route[] = [
     async handle({ deps }, _req, res) {
       const principal = principalOf(res);
       const usage = await usageOf(deps, principal, res.locals.sandbox === true);
-      res.json(usageBodyA(usage, deps.maxUploadBytes(principal, 'v1-file')));
+      res.json(camelUsageBody(usage, deps.maxUploadBytes(principal, 'v1-file')));
     },
-    doc: { operationId: 'getUsageV1', summary: 'Account usage and quota (Set A)', response: v1.UsageResponseA },
+    doc: { operationId: 'getUsageV1', summary: 'Account usage and quota (Set A)', response: v1.CamelUsageResponse },
   },
 ];
 
