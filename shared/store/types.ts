@@ -89,6 +89,12 @@ export interface AccountStore extends DashboardStores {
   addUsage(accountId: string, day: string, scope: UsageScope, count: number): Promise<void>;
   getUsage(accountId: string, day: string, scope: UsageScope): Promise<number>;
 
+  /**
+   * Runs `work` while no other process on this database runs its own: the first start's bootstrap
+   * (shared/accounts/first-start.ts), so that of nodes starting together exactly one creates the admin.
+   */
+  withFirstStartLock<T>(work: () => Promise<T>): Promise<T>;
+
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /** The key service against both engines: lifecycle, refusals, cache, throttled last-use writes. */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bootstrapAdmin } from '../../deploy/admin/bootstrap.js';
+import { bootstrapAdmin } from '../../shared/accounts/first-start.js';
 import { ERROR_CATALOG, ServiceError } from '../../shared/errors.js';
 import {
   authenticateApiKey,
