@@ -42,8 +42,9 @@ async function main(): Promise<void> {
   const started = config.BOOTSTRAP_ADMIN
     ? await bootstrapFirstStart(store, { email: config.ADMIN_EMAIL, baseUrl: config.PUBLIC_URL ?? node.baseUrl })
     : undefined;
-  process.stdout.write(`sha224d api listening on ${node.baseUrl}\n`);
-  if (started) process.stdout.write(firstStartText(started, node.baseUrl, adminCommand(config, path.dirname(import.meta.dirname))));
+  // One write, so whoever sees the "listening" line sees the key with it.
+  const firstStart = started ? firstStartText(started, node.baseUrl, adminCommand(config, path.dirname(import.meta.dirname))) : '';
+  process.stdout.write(`sha224d api listening on ${node.baseUrl}\n${firstStart}`);
 }
 
 main().catch((err: unknown) => {
