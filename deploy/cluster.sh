@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start a distributed deployment on this machine: N API nodes (ports BASE_PORT, BASE_PORT+1, …)
 # and M workers (metrics on METRICS_BASE_PORT, METRICS_BASE_PORT+1, …), against local Redis and
-# PostgreSQL and an S3 endpoint (s3rver on S3_PORT unless S3_ENDPOINT is set). On a fresh database
+# PostgreSQL and an S3 endpoint (s3rver on S3_PORT, objects in DATA_DIR/s3rver, unless S3_ENDPOINT is
+# set). On a fresh database
 # the first API node prints an API key and a dashboard link. Ctrl-C (or SIGTERM) stops everything
 # gracefully.
 #
@@ -32,14 +33,16 @@ stop() {
 trap stop INT TERM EXIT
 
 if [ -z "${S3_ENDPOINT:-}" ]; then
-  mkdir -p data/s3rver
-  node node_modules/s3rver/bin/s3rver.js --directory data/s3rver --address 127.0.0.1 --port "$s3_port" --configure-bucket "$S3_BUCKET" --silent &
+  s3_dir=${DATA_DIR:-data}/s3rver
+  mkdir -p "$s3_dir"
+  node node_modules/s3rver/bin/s3rver.js --directory "$s3_dir" --address 127.0.0.1 --port "$s3_port" --configure-bucket "$S3_BUCKET" --silent &
   pids+=($!)
   export S3_ENDPOINT=http://127.0.0.1:$s3_port
   sleep 1
 fi
 
-node deploy/build.mjs
+# CLUSTER_BUILD=false skips the build (dist/ already built, e.g. by the test suite).
+[ "${CLUSTER_BUILD:-true}" = false ] || node deploy/build.mjs
 for i in $(seq 0 $((api_nodes - 1))); do
   PORT=$((base_port + i)) node --enable-source-maps dist/api.js &
   pids+=($!)
