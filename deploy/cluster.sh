@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Start a distributed deployment on this machine: N API nodes (ports BASE_PORT, BASE_PORT+1, …)
 # and M workers (metrics on METRICS_BASE_PORT, METRICS_BASE_PORT+1, …), against local Redis and
-# PostgreSQL and an S3 endpoint (s3rver on S3_PORT, objects in DATA_DIR/s3rver, unless S3_ENDPOINT is
-# set). On a fresh database
-# the first API node prints an API key and a dashboard link. Ctrl-C (or SIGTERM) stops everything
-# gracefully.
+# PostgreSQL and an S3 endpoint (s3rver on S3_PORT, objects in DATA_DIR/s3rver, unless S3_ENDPOINT
+# is set). On a fresh database the first API node prints an API key and a dashboard link. Ctrl-C
+# (or SIGTERM) stops everything gracefully.
 #
 #   deploy/cluster.sh 2 2            # 2 API nodes, 2 workers
 #   BASE_PORT=9100 METRICS_BASE_PORT=9200 S3_PORT=9300 deploy/cluster.sh 3 4
