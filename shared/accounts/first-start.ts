@@ -3,7 +3,7 @@
  * account "admin" (enterprise), one production key and the first owner of the dashboard, and say
  * so once. Nodes starting together on one PostgreSQL take the store's first-start lock, so exactly
  * one of them creates and prints; the others (and every later start) find the account and print
- * nothing (docs/decisions.md "Jobs and modes").
+ * nothing (docs/decisions.md "Keys and authentication").
  */
 import path from 'node:path';
 import type { Config } from '../config.js';

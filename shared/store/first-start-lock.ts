@@ -1,7 +1,7 @@
 /**
  * The cluster-wide first-start lock: of API nodes starting together on one database, only the one
  * holding it bootstraps the admin account (shared/accounts/first-start.ts), and a node that takes
- * it later finds the account there and prints nothing (docs/decisions.md "Jobs and modes").
+ * it later finds the account there and prints nothing (docs/decisions.md "Keys and authentication").
  */
 import { setTimeout } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
