@@ -3,6 +3,8 @@
  * BullMQ and waits for results. Run any number of them behind a balancer; workers run separately
  * (`npm run worker`).
  */
+import path from 'node:path';
+import { adminCommand, bootstrapFirstStart, firstStartText } from '../shared/accounts/first-start.js';
 import { loadConfig } from '../shared/config.js';
 import { openAccountStore, openBlobStore, retentionMs } from '../shared/infra.js';
 import { createLogger } from '../shared/log.js';
@@ -18,7 +20,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL);
   void checkRedisAtStart(config.REDIS_URL, logger);
   const store = await openAccountStore(config);
-  const blobs = await openBlobStore(config);
+  const blobs = await openBlobStore(config, logger);
   const queue = new BullMqJobQueue({
     connection: config.REDIS_URL,
     retentionMs: retentionMs(config),
@@ -34,7 +36,15 @@ async function main(): Promise<void> {
   metrics.collectors.add(stats.collector(metrics));
   const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups: [() => stats.close()] });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
-  process.stdout.write(`sha224d api listening on ${node.baseUrl}\n`);
+  // The first node to take the store's first-start lock creates the admin and prints its key and
+  // link; every other node, now or later, prints nothing (shared/accounts/first-start.ts). Before
+  // the "listening" line, so that line also says this node's first start is settled.
+  const started = config.BOOTSTRAP_ADMIN
+    ? await bootstrapFirstStart(store, { email: config.ADMIN_EMAIL, baseUrl: config.PUBLIC_URL ?? node.baseUrl })
+    : undefined;
+  // One write, so whoever sees the "listening" line sees the key with it.
+  const firstStart = started ? firstStartText(started, node.baseUrl, adminCommand(config, path.dirname(import.meta.dirname))) : '';
+  process.stdout.write(`sha224d api listening on ${node.baseUrl}\n${firstStart}`);
 }
 
 main().catch((err: unknown) => {

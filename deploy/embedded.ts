@@ -4,8 +4,8 @@
  * handlers meet here, the only place that depends on both.
  */
 import { startApiNode } from '../api/node.js';
-import { bootstrapAdmin } from './admin/bootstrap.js';
-import { bootstrapFirstOwner } from '../shared/accounts/first-owner.js';
+import path from 'node:path';
+import { adminCommand, bootstrapFirstStart, firstStartText } from '../shared/accounts/first-start.js';
 import { loadConfig } from '../shared/config.js';
 import { startBlobSweeper } from '../shared/blob/sweep-schedule.js';
 import { sweepBlobs } from '../shared/blob/sweep.js';
@@ -64,26 +64,10 @@ async function main(): Promise<void> {
   if (node.listeners.sandbox) process.stdout.write(`sandbox listening on port ${node.listeners.sandbox.port}\n`);
 
   if (config.BOOTSTRAP_ADMIN) {
-    const admin = await bootstrapAdmin(store);
-    if (admin) {
-      // Shown once; only its hash is stored.
-      process.stdout.write(
-        `API key: ${admin.secret}\n` +
-          `Try: curl -s -H "X-API-Key: ${admin.secret}" -H 'content-type: application/json' -d '{"data":"abc"}' ${node.baseUrl}/v2/hash\n`,
-      );
-      // The first owner of the dashboard, without a password: the link sets it (24 h, once).
-      const owner = await bootstrapFirstOwner(store, {
-        accountId: admin.accountId,
-        email: config.ADMIN_EMAIL,
-        baseUrl: config.PUBLIC_URL ?? node.baseUrl,
-      });
-      if (owner) {
-        process.stdout.write(
-          `Dashboard: set the password of ${owner.email} within 24 hours (the link works once): ${owner.link.url}\n` +
-            `A lost link is replaced with: npm run admin -- users reset-password ${owner.email}\n`,
-        );
-      }
-    }
+    const baseUrl = config.PUBLIC_URL ?? node.baseUrl;
+    const started = await bootstrapFirstStart(store, { email: config.ADMIN_EMAIL, baseUrl });
+    // Shown once; only the key's hash is stored. The bundle's parent is the package root, where `npm run admin` runs.
+    if (started) process.stdout.write(firstStartText(started, node.baseUrl, adminCommand(config, path.dirname(import.meta.dirname))));
   }
 }
 

@@ -41,12 +41,15 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
+/** Retry-After of a SERVICE_UNAVAILABLE that names no other: the queue's and the database's bound too. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export interface ServiceErrorOptions {
   /** Public, human-readable; defaults to the catalog message. Never include secrets or internals. */
   message?: string;
   /** Public additional text, e.g. which field was wrong. */
   details?: string;
-  /** Seconds to wait; set on rate-limit errors (docs/api.md "v2 errors": error.retry_after). */
+  /** Seconds to wait (docs/api.md "v2 errors": error.retry_after); SERVICE_UNAVAILABLE defaults to UNAVAILABLE_RETRY_AFTER_SECONDS. */
   retryAfter?: number;
   /** Extra public fields for the envelope, e.g. a job id on JOB_TIMEOUT. */
   extra?: Record<string, string | number>;
@@ -68,7 +71,9 @@ export class ServiceError extends Error {
     this.code = code;
     this.status = ERROR_CATALOG[code].status;
     this.details = options.details;
-    this.retryAfter = options.retryAfter;
+    // Every 503 says when to come back (RFC 9110 §10.2.3), whichever dependency failed: decided
+    // here once rather than at each place a store, a queue or a part maps its failure.
+    this.retryAfter = options.retryAfter ?? (code === 'SERVICE_UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_SECONDS : undefined);
     this.extra = options.extra;
   }
 

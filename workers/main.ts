@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   assertMetricsBinding(config.METRICS_HOST, config.METRICS_TOKEN);
   const logger = createLogger(config.LOG_LEVEL);
   void checkRedisAtStart(config.REDIS_URL, logger);
-  const blobs = await openBlobStore(config);
+  const blobs = await openBlobStore(config, logger);
   const metrics = processMetrics();
   const pings = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
   const probe = async (): Promise<Record<'redis' | 'blobs', boolean>> => {

@@ -20,6 +20,7 @@ import type { Request, Response } from 'express';
 import { OAUTH_SCOPES, type OAuthUser } from './server/model.js';
 import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
 import { isOAuthSecret } from './server/tokens.js';
+import { withoutCredentials } from '../../shared/auth/url-credentials.js';
 import { isServiceError } from '../../shared/errors.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { PAGE_HEADERS } from '../dashboard/serve.js';
@@ -80,8 +81,9 @@ export function createConsentFlow(deps: ConsentDeps): (req: Request, res: Respon
 
     const active = await activeSession(req, deps.store, now());
     if (!active) {
-      // Back here after signing in, with the same request (a POST's form fields become the query).
-      const back = `${req.baseUrl}${req.path}?${new URLSearchParams(params).toString()}`;
+      // Back here after signing in, with the same request (a POST's form fields become the query),
+      // less any credential it carried (shared/auth/url-credentials.ts).
+      const back = `${req.baseUrl}${req.path}?${withoutCredentials(params).toString()}`;
       res.redirect(303, `${SIGN_IN_PATH}?returnTo=${encodeURIComponent(back)}`);
       return { kind: 'answered' };
     }

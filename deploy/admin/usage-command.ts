@@ -6,10 +6,9 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../shared/config.js';
-import { databaseOptionsFromConfig } from '../../shared/store/database.js';
-import { createStore } from '../../shared/store/kysely-store.js';
 import type { KeyUsageEntry } from '../../shared/store/types.js';
 import { printJson, table } from './output.js';
+import { openAdminStore } from './with-store.js';
 
 const DAY_MS = 86_400_000;
 const MAX_DAYS = 366;
@@ -52,7 +51,7 @@ export function usageCommand(): Command {
       const days = utcDays(new Date(), opts.days);
       const from = days[0]!;
       const to = days[days.length - 1]!;
-      const store = await createStore(databaseOptionsFromConfig(loadConfig()));
+      const store = await openAdminStore(loadConfig());
       let rows: UsageDayRow[];
       try {
         if (!(await store.getAccount(opts.account))) throw new Error(`No account ${opts.account}`);

@@ -10,7 +10,7 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
-import { invalidInput, ServiceError } from '../errors.js';
+import { ERROR_CATALOG, invalidInput, ServiceError } from '../errors.js';
 import { SharedCalls } from '../shared-calls.js';
 import { type AccountStore, type ApiKeyRecord, KEY_TYPES, type NewApiKey } from '../store/types.js';
 import { normalizeAllowedDomains } from './domains.js';
@@ -115,8 +115,8 @@ export function cachedApiKey(store: AccountStore, presented: unknown, now = Date
 }
 
 /**
- * The principal of an active key, or ServiceError UNAUTHORIZED (missing, malformed, unknown,
- * revoked: one dull public message, the reason in `cause`) or EXPIRED_KEY (expires_at ≤ now).
+ * The principal of an active key, or ServiceError UNAUTHORIZED (missing, malformed, unknown:
+ * one dull public message, the reason in `cause`; revoked: KEY_STATE_ANSWERS) or EXPIRED_KEY (expires_at ≤ now).
  * A malformed key is refused before any store call.
  */
 export async function authenticateApiKey(store: AccountStore, presented: unknown, now = new Date()): Promise<Principal> {
@@ -129,7 +129,7 @@ export async function authenticateApiKey(store: AccountStore, presented: unknown
   // at most reveal bits of a hash, which are useless without its preimage.
   const cached = state.cache.get(keyHash);
   if (cached && nowMs - cached.cachedAtMs < CACHE_TTL_MS) {
-    if (cached.expiresAtMs !== null && cached.expiresAtMs <= nowMs) throw new ServiceError('EXPIRED_KEY');
+    if (cached.expiresAtMs !== null && cached.expiresAtMs <= nowMs) throw expiredKey();
     touch(store, state, cached.principal.credentialId, nowMs);
     return copyOf(cached.principal);
   }
@@ -140,7 +140,7 @@ export async function authenticateApiKey(store: AccountStore, presented: unknown
   if (!found || !hashesEqual(found.keyHash, keyHash)) throw unauthorized('unknown');
   const { key, account } = found;
   if (key.revokedAt !== null) throw unauthorized('revoked');
-  if (key.expiresAt !== null && key.expiresAt.getTime() <= nowMs) throw new ServiceError('EXPIRED_KEY');
+  if (key.expiresAt !== null && key.expiresAt.getTime() <= nowMs) throw expiredKey();
 
   const principal: Principal = {
     accountId: account.id,
@@ -227,6 +227,19 @@ function evictOldest(map: Map<string, unknown>): void {
   if (!oldest.done) map.delete(oldest.value);
 }
 
+/**
+ * What a revoked or expired key is told. Only its holder can present it, so saying which state it is
+ * in reveals nothing they could not know, and tells them the one remedy (docs/api.md "Key states");
+ * an unknown or malformed key keeps the one dull message, so keys cannot be probed.
+ */
+export const KEY_STATE_ANSWERS = {
+  revoked: { message: 'This API key has been revoked', details: 'Create a new key in the dashboard' },
+  expired: { message: ERROR_CATALOG.EXPIRED_KEY.message, details: 'Create a new key in the dashboard, or roll a key before it expires' },
+} as const;
+
 function unauthorized(reason: 'missing' | 'malformed' | 'unknown' | 'revoked'): ServiceError {
-  return new ServiceError('UNAUTHORIZED', { cause: new Error(`API key ${reason}`) });
+  const answer = reason === 'revoked' ? KEY_STATE_ANSWERS.revoked : {};
+  return new ServiceError('UNAUTHORIZED', { ...answer, cause: new Error(`API key ${reason}`) });
 }
+
+const expiredKey = (): ServiceError => new ServiceError('EXPIRED_KEY', KEY_STATE_ANSWERS.expired);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase, type OpenDatabaseOptions } from './database.js';
+import { withFirstStartLock } from './first-start-lock.js';
 import { migrateToLatest } from './migrations.js';
 import { KyselyJwtKeyStore } from './kysely-jwt-keys.js';
 import { KyselyKeySettingsStore } from './kysely-key-settings.js';
@@ -190,6 +191,10 @@ export class KyselyAccountStore implements AccountStore {
       .where('scope', '=', scope)
       .executeTakeFirst();
     return row ? Number(row.count) : 0;
+  }
+
+  withFirstStartLock<T>(work: () => Promise<T>): Promise<T> {
+    return withFirstStartLock(this.db, work);
   }
 
   async ping(): Promise<void> {

@@ -130,7 +130,7 @@ const MIGRATION_LOCK_WAIT_MS = 120_000;
 const MIGRATION_LOCK_POLL_MS = 100;
 
 /** A fixed namespace for our advisory locks (first argument of the two-int form), "s224". */
-const ADVISORY_LOCK_CLASS = 0x73323234;
+export const ADVISORY_LOCK_CLASS = 0x73323234;
 
 /** Applies every pending migration; returns the names applied by this call (empty if none). */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

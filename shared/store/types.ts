@@ -95,6 +95,12 @@ export interface AccountStore extends DashboardStores {
    */
   applyUsage(flush: UsageFlush): Promise<void>;
 
+  /**
+   * Runs `work` while no other process on this database runs its own: the first start's bootstrap
+   * (shared/accounts/first-start.ts), so that of nodes starting together exactly one creates the admin.
+   */
+  withFirstStartLock<T>(work: () => Promise<T>): Promise<T>;
+
   ping(): Promise<void>;
   close(): Promise<void>;
 }

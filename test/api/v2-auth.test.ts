@@ -48,7 +48,16 @@ describe('/v2 authentication and permissions', () => {
     await revokeApiKey(s.store, id);
     const r = await hash({ 'x-api-key': secret });
     expect(r.status).toBe(401);
-    expect(r.body.error.code).toBe('UNAUTHORIZED');
+    expect(r.body).toEqual({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: 'This API key has been revoked', details: 'Create a new key in the dashboard' },
+    });
+    // v1's envelope says the same, its details as an object.
+    const v1 = await postJson(`${s.url}/v1/hash/text`, { text: 'abc' }, { authorization: `Bearer ${secret}` });
+    expect(v1.status).toBe(401);
+    expect(v1.body).toEqual({
+      error: { code: 'UNAUTHORIZED', message: 'This API key has been revoked', details: { info: 'Create a new key in the dashboard' } },
+    });
   });
 
   it('answers an expired key with 401 EXPIRED_KEY', async () => {
@@ -60,7 +69,11 @@ describe('/v2 authentication and permissions', () => {
     await waitFor(() => Date.now() > expiresAt.getTime(), { what: 'the expiry time' });
     const r = await hash({ 'x-api-key': secret });
     expect(r.status).toBe(401);
-    expect(r.body.error).toEqual({ code: 'EXPIRED_KEY', message: 'API key has expired', details: '' });
+    const details = 'Create a new key in the dashboard, or roll a key before it expires';
+    expect(r.body.error).toEqual({ code: 'EXPIRED_KEY', message: 'API key has expired', details });
+    const v1 = await postJson(`${s.url}/v1/hash/text`, { text: 'abc' }, { authorization: `Bearer ${secret}` });
+    expect(v1.status).toBe(401);
+    expect(v1.body).toEqual({ error: { code: 'EXPIRED_KEY', message: 'API key has expired', details: { info: details } } });
     expect(id).toBeTruthy();
   });
 

@@ -3,6 +3,7 @@
  * sets the first owner's password; the link works once; the admin CLI (dist/admin.js) adds people
  * and issues reset links that work in the running server.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,7 +50,9 @@ describe('first start', () => {
     expect(proc.output().match(/API key: s224_\w+/g)).toHaveLength(1);
     expect(proc.output().match(/One-time|set the password of/g)).toHaveLength(1);
     expect(firstLink.startsWith(`${base}/dashboard/set-password#token=`)).toBe(true);
-    expect(proc.output()).toContain('npm run admin -- users reset-password owner@example.com');
+    expect(proc.output()).toContain(
+      `A lost link is replaced with: DATA_DIR=${dataDir} npm run admin -- users reset-password owner@example.com\n`,
+    );
   });
 
   it('the link sets the password once and signs the owner in', async () => {
@@ -86,6 +89,21 @@ describe('first start', () => {
     expect(list.code).toBe(0);
     expect(list.out).toMatch(/owner@example\.com\s+usr_\S+\s+\S+\s+owner\s+set/);
     expect(list.out).toMatch(/dev@example\.com\s+usr_\S+\s+\S+\s+developer\s+set/);
+  });
+
+  it("the printed recovery command works as printed, from the repository without the server's DATA_DIR", { timeout: 60_000 }, async () => {
+    const printed = /^A lost link is replaced with: (.+)$/m.exec(proc.output())![1]!;
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.DATA_DIR;
+    delete env.DATABASE_URL;
+    const run = spawn('bash', ['-c', printed], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    run.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    run.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => run.once('close', resolve));
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/One-time link \(valid until \S+, works once\): http:\/\/\S+\/dashboard\/set-password#token=s224l_/);
+    expect(fs.existsSync(path.join(ROOT, 'data', 'sha224d.sqlite'))).toBe(false);
   });
 
   it('refuses an unknown person and a bad role with exit code 2', async () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn.js';
 import { checkAnswer, isErrorEnvelope, jsonValues } from './commands/answers.js';
 import { expectedAnswers, shellBlocks } from './commands/extract.js';
-import { runSession, segments, sessionScript, startsOwnServer } from './commands/sandbox.js';
+import { runSession, segments, sessionScript, startsOwnServer, UNTRACKED_END } from './commands/sandbox.js';
 
 const FENCE = '```';
 
@@ -157,4 +157,15 @@ describe('a session in the namespaces', () => {
       expect(existsSync(path.join(ROOT, 'made-by-the-docs.txt'))).toBe(false);
     },
   );
+
+  it('lists the files the examples leave in the checkout that git does not ignore', { timeout: 120_000 }, async () => {
+    const md = [`${FENCE}sh`, 'echo left > left-by-the-docs.txt', 'mkdir -p data && echo ignored > data/left-by-the-docs.txt', FENCE].join(
+      '\n',
+    );
+    const result = await runSession(ROOT, sessionScript(shellBlocks(md)).script, 100_000);
+    const parts = segments(result.stdout);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(parts.find((p) => p.marker === UNTRACKED_END)?.before.trim()).toBe('left-by-the-docs.txt');
+    expect(existsSync(path.join(ROOT, 'left-by-the-docs.txt'))).toBe(false);
+  });
 });

@@ -4,7 +4,8 @@
  * root, as a reader runs them), against a fresh embedded instance on the document's own address
  * (commands/sandbox.ts). The test asserts that every block runs to its end with every command
  * exiting 0 (`set -e -o pipefail`), that each answer a block shows in a `# {…}` comment matches
- * what was printed (commands/answers.ts), and that no other output is an error envelope.
+ * what was printed (commands/answers.ts), that no other output is an error envelope, and that the
+ * examples leave no file in the checkout that git does not ignore.
  *
  * A block that needs what this machine cannot offer (an external URL, a Kubernetes cluster, a
  * package index) is marked in the markdown with `<!-- not run: why -->` right before it; they are
@@ -16,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/spawn.js';
 import { checkAnswer, isErrorEnvelope, jsonValues } from './commands/answers.js';
 import { shellBlocks, type ShellBlock } from './commands/extract.js';
-import { runSession, segments, sessionScript, startsOwnServer } from './commands/sandbox.js';
+import { runSession, segments, sessionScript, startsOwnServer, UNTRACKED_END } from './commands/sandbox.js';
 
 const DOCUMENTS = [
   'README.md',
@@ -71,6 +72,9 @@ describe('shell examples of README.md and docs/*.md', () => {
           }
         }
         expect(problems, context()).toEqual([]);
+        // Examples that write files write them elsewhere (a temp dir) or where git ignores them.
+        const left = parts.find((p) => p.marker === UNTRACKED_END);
+        expect(left?.before.trim().split('\n').filter(Boolean), `${doc}: files the examples left in the checkout`).toEqual([]);
       },
     );
   }

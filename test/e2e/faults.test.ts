@@ -191,6 +191,23 @@ describe('faults', () => {
       body: randomBytes(10_000),
     });
     expect(stream.status).toBe(503);
+    // Every upload the outage refuses says when to come back: async ones, v2 and v1 alike.
+    const bearer = { authorization: `Bearer ${c.keys.production}` };
+    const refused = [
+      await fetch(`${c.url(0)}/v2/file?async=true`, { method: 'POST', headers: bearer, body: fileForm('async', { filename: 'a.bin' }) }),
+      await fetch(`${c.url(0)}/v2/stream?async=true`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/octet-stream' },
+        body: randomBytes(10_000),
+      }),
+      await fetch(`${c.url(0)}/v1/file/hash`, { method: 'POST', headers: bearer, body: fileForm('v1 a', { filename: 'a.bin' }) }),
+      await fetch(`${c.url(0)}/v1/hash/file`, { method: 'POST', headers: bearer, body: fileForm('v1 b', { filename: 'b.bin' }) }),
+    ];
+    for (const r of [res, stream, ...refused]) {
+      expect([r.url, r.status, r.headers.get('retry-after')]).toEqual([r.url, 503, '5']);
+    }
+    expect((await refused[0]!.json()) as unknown).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', retry_after: 5 } });
+    expect((await refused[2]!.json()) as unknown).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', details: { retry_after: 5 } } });
     const ready = await fetch(`${c.url(0)}/readyz`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks.blobs).toBe('failed');

@@ -36,7 +36,12 @@ describe('error catalog', () => {
 
   it.each(ERROR_CODES)('%s renders in both envelopes with its code and catalog message', (code) => {
     const err = new ServiceError(code, { details: 'field: x' });
-    expect(renderV2Error(err)).toEqual({ success: false, error: { code, message: ERROR_CATALOG[code].message, details: 'field: x' } });
-    expect(renderV1Error(err)).toEqual({ error: { code, message: ERROR_CATALOG[code].message, details: { info: 'field: x' } } });
+    // Every 503 says when to come back, in the body as in its Retry-After header.
+    const wait = code === 'SERVICE_UNAVAILABLE' ? { retry_after: 5 } : {};
+    expect(renderV2Error(err)).toEqual({
+      success: false,
+      error: { code, message: ERROR_CATALOG[code].message, details: 'field: x', ...wait },
+    });
+    expect(renderV1Error(err)).toEqual({ error: { code, message: ERROR_CATALOG[code].message, details: { info: 'field: x', ...wait } } });
   });
 });

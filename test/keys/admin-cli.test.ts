@@ -29,14 +29,47 @@ function admin(...args: string[]): Promise<Result> {
 
 const STACK_LINE = /^\s+at /m;
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-cli-'));
+  // The admin CLI opens only an existing store (the server creates it at first start).
+  await (await createStore({ sqlitePath: path.join(dataDir, 'sha224d.sqlite') })).close();
 });
 afterAll(async () => {
   await fs.promises.rm(dataDir, { recursive: true, force: true });
 });
 
 describe('admin CLI', () => {
+  it('refuses a SQLite store that does not exist: says where it looked and how to name the right one, creates nothing', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-cli-none-'));
+    const missing = path.join(parent, 'data');
+    try {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: missing };
+      delete env.DATABASE_URL;
+      for (const args of [
+        ['users', 'reset-password', 'admin@localhost'],
+        ['accounts', 'list'],
+        ['usage', '--account', 'acc_x'],
+      ]) {
+        const result = await new Promise<Result>((resolve) => {
+          execFile('npx', ['tsx', 'deploy/admin/cli.ts', ...args], { env }, (err, stdout, stderr) => {
+            resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+          });
+        });
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).toContain(
+          `error: No store at ${path.join(missing, 'sha224d.sqlite')} (DATA_DIR=${missing}); nothing was created. ` +
+            'Run the admin CLI with the settings of the server: DATA_DIR=<its data directory> npm run admin -- …, ' +
+            'or DATABASE_URL=postgres://… for PostgreSQL. The server creates its store at its first start.',
+        );
+        expect(result.stderr).not.toMatch(STACK_LINE);
+      }
+      expect(fs.readdirSync(parent)).toEqual([]);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it('create account → create key → list shows no secret → revoke', async () => {
     const acc = await admin('accounts', 'create', '--name', 'Acme Ltd', '--plan', 'pro');
     expect(acc.code).toBe(0);

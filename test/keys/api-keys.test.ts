@@ -1,7 +1,7 @@
 /** The key service against both engines: lifecycle, refusals, cache, throttled last-use writes. */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bootstrapAdmin } from '../../deploy/admin/bootstrap.js';
+import { bootstrapAdmin } from '../../shared/accounts/first-start.js';
 import { ERROR_CATALOG, ServiceError } from '../../shared/errors.js';
 import {
   authenticateApiKey,
@@ -78,7 +78,8 @@ describe.each(ENGINES)('API keys on %s', (engine) => {
     expect(await revokeApiKey(store, record.id)).toBe(true);
     const err = await refusal(authenticateApiKey(store, secret));
     expect(err.code).toBe('UNAUTHORIZED');
-    expect(err.message).toBe(ERROR_CATALOG.UNAUTHORIZED.message);
+    // Its holder learns it was revoked, and what to do (docs/api.md "Key states").
+    expect([err.message, err.details]).toEqual(['This API key has been revoked', 'Create a new key in the dashboard']);
 
     expect(await revokeApiKey(store, record.id)).toBe(false);
     clearApiKeyCache(store);

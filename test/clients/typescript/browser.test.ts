@@ -11,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import type * as sdkModule from '../../../api/clients/typescript/src/index.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium, openPage, serveStatic, type StaticServer } from '../../helpers/chromium.js';
+import { createStore } from '../../../shared/store/kysely-store.js';
 import { ROOT, spawnEntry, type SpawnedProcess } from '../../helpers/spawn.js';
 import { CLIENT_DIR } from './helpers.js';
 import { sha224Hex } from '../../helpers/digests.js';
@@ -32,6 +33,8 @@ function admin(args: string[]): string {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-browser-'));
+  // The admin CLI opens only an existing store (the server creates it at first start).
+  await (await createStore({ sqlitePath: path.join(dataDir, 'sha224d.sqlite') })).close();
   const account = admin(['accounts', 'create', '--name', 'web', '--plan', 'enterprise']).trim();
   clientKey = /API key: (s224_\w+)/.exec(
     admin(['keys', 'create', '--account', account, '--type', 'client', '--description', 'web', '--domains', '127.0.0.1']),

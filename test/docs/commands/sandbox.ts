@@ -24,6 +24,10 @@ export const KEY_PLACEHOLDER = /s224_(…|\.\.\.)/g;
 
 const MARK = (name: string): string => `printf '\\n@@%s@@\\n' '${name}'`;
 
+/** Markers around the list of files the examples left untracked in the checkout (segments() gives it as UNTRACKED_END's text; neither ends in START or END, the blocks' markers). */
+export const UNTRACKED_START = 'UNTRACKED LISTING';
+export const UNTRACKED_END = 'UNTRACKED LISTED';
+
 export interface Answer {
   block: ShellBlock;
   id: string;
@@ -52,6 +56,8 @@ export function sessionScript(blocks: readonly ShellBlock[]): { script: string; 
           'done',
           'FIRST_START_KEY="$(sed -n \'s/^API key: //p\' /tmp/sha224d-first-start.log)"',
         ].join('\n'),
+    // What is untracked before the examples run, so that only what they leave is reported.
+    `git -C "$CHECKOUT" ls-files --others --exclude-standard > /tmp/sha224d-untracked-before`,
     'set -e',
     `trap 'printf "\\n@@FAILED %s: %s@@\\n" "$?" "$BASH_COMMAND"' ERR`,
   ];
@@ -74,6 +80,14 @@ export function sessionScript(blocks: readonly ShellBlock[]): { script: string; 
     out.push(MARK(`BLOCK ${block.line} END`));
     parts.push(out.join('\n'));
   }
+  // Files the examples left in the checkout that git would offer to add (not ignored, not there before).
+  parts.push(
+    [
+      MARK(UNTRACKED_START),
+      `git -C "$CHECKOUT" ls-files --others --exclude-standard | { grep -vxF -f /tmp/sha224d-untracked-before || true; }`,
+      MARK(UNTRACKED_END),
+    ].join('\n'),
+  );
   return { script: `${parts.join('\n')}\n`, answers };
 }
 
