@@ -109,6 +109,15 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   // Users, memberships, sessions, one-time links, sign-in throttling, OAuth consents, per-account
   // JWT keys, IP allow-lists, key rolling and per-key usage (the account dashboard).
   '0003_dashboard_accounts': dashboardAccountsMigration,
+  // The API key whose holder consented on the operator path (docs/auth.md), so revoking the key
+  // cuts off the codes and tokens it authorised. Nullable: browser consents have no key.
+  '0004_oauth_issuing_key': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      for (const table of ['oauth_codes', 'oauth_access_tokens', 'oauth_refresh_tokens']) {
+        await db.schema.alterTable(table).addColumn('api_key_id', 'text').execute();
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
