@@ -6,6 +6,7 @@ import type { OpenApiDocument } from './docs/openapi-servers.js';
 import { clientLibrary } from './http/client-library.js';
 import { renderV2Error } from './http/envelopes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../shared/errors.js';
 import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
@@ -73,6 +74,8 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     const answers = await probeDependencies(deps, 2000);
     const ready = Object.values(answers).every(Boolean);
     const checks = Object.fromEntries(Object.entries(answers).map(([name, ok]) => [name, ok ? 'ok' : 'failed']));
+    // Every 503 says when to ask again (docs/api.md "Errors"); a probe retries on its own period anyway.
+    if (!ready) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
   });
   // Built once, with the dashboard's management API (the SDKs are generated without it), on its

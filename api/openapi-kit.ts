@@ -32,6 +32,11 @@ export interface HeaderRefs {
 
 const integerHeader = { schema: { type: 'integer' as const } };
 
+/** A header component by name, for parts of the document registered without the HeaderRefs (the dashboard's API). */
+export function headerRef(name: 'Retry-After'): HeaderRef {
+  return { $ref: `#/components/headers/${name}` };
+}
+
 export function registerHeaders(registry: OpenAPIRegistry): HeaderRefs {
   const header = (name: string, component: Record<string, unknown>): HeaderRef =>
     registry.registerComponent('headers', name, component).ref;
@@ -53,7 +58,9 @@ export function registerHeaders(registry: OpenAPIRegistry): HeaderRefs {
       ...integerHeader,
     }),
     retryAfter: header('Retry-After', {
-      description: 'Seconds to wait before sending the request again (RFC 9110 §10.2.3).',
+      description:
+        "Seconds to wait before sending the request again (RFC 9110 §10.2.3): on every 429 and 503; the window's reset, or 1 when the end of an outage is not known.",
+      required: true,
       ...integerHeader,
     }),
     replayed: header('Idempotent-Replayed', {
@@ -167,7 +174,8 @@ export function errorResponses(gen: Generation, codes: readonly ErrorCode[]): Re
       const headers: Record<string, HeaderRef> = { 'X-Request-Id': gen.headers.requestId };
       // 401 and parser refusals come before the caller is identified: no window to describe.
       if (gen.limited !== false && status !== 401 && status !== 431) Object.assign(headers, rateLimitHeaders(gen));
-      if (status === 429) headers['Retry-After'] = gen.headers.retryAfter;
+      // Every 429 and 503 says when to come back (ServiceError.retryAfterHeader).
+      if (status === 429 || status === 503) headers['Retry-After'] = gen.headers.retryAfter;
       if (status === 405) headers.Allow = gen.headers.allow;
       gen.registry.registerComponent('responses', name, {
         description: group.map((code) => `\`${code}\`: ${WHEN[code]}.`).join(' '),

@@ -7,6 +7,7 @@ import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { registerOAuthPaths } from './oauth/openapi.js';
 import { documentRoutes, registerHeaders } from './openapi-kit.js';
+import { describeRequestDefaults } from './openapi-request-defaults.js';
 import * as v1 from './schemas/v1.js';
 import * as v2 from './schemas/v2.js';
 import { V1_ROUTES } from './v1/routes.js';
@@ -87,7 +88,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     servers: [{ url: DEFAULT_ORIGINS.main }],
     tags: TAGS,
   });
-  return localizeDocument(forReaders(document), options.origins ?? DEFAULT_ORIGINS);
+  return localizeDocument(describeRequestDefaults(forReaders(document)), options.origins ?? DEFAULT_ORIGINS);
 }
 
 function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {

@@ -81,7 +81,24 @@ export class ServiceError extends Error {
   get retryable(): boolean {
     return ERROR_CATALOG[this.code].retryable;
   }
+
+  /**
+   * The `Retry-After` of this answer, in seconds (RFC 9110 §10.2.3): the error's own figure, else
+   * DEFAULT_RETRY_AFTER_SECONDS on every 429 and 503, so each of them says when to come back
+   * (docs/api.md "Errors"); undefined for other statuses.
+   */
+  get retryAfterHeader(): number | undefined {
+    if (this.retryAfter !== undefined) return this.retryAfter;
+    return this.status === 429 || this.status === 503 ? DEFAULT_RETRY_AFTER_SECONDS : undefined;
+  }
 }
+
+/**
+ * `Retry-After` of a 429 or 503 whose cause does not know when it ends (a dependency outage, a full
+ * queue, too many connections): one second, the shortest whole wait, as realtime overload already
+ * says; clients back off further on their own (docs/decisions.md "Documentation").
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 export function invalidInput(field: string, message: string): ServiceError {
   return new ServiceError('INVALID_INPUT', { message, details: `field: ${field}` });

@@ -62,7 +62,10 @@ export function registerPublicPaths(registry: OpenAPIRegistry, headers: HeaderRe
     path: '/readyz',
     summary: 'Readiness: the store, the queue and the blob store each answered a ping within 2 s',
     security: [],
-    responses: { 200: json('Ready', Readiness), 503: json('Not ready: `checks` names what failed', Readiness) },
+    responses: {
+      200: json('Ready', Readiness),
+      503: json('Not ready: `checks` names what failed', Readiness, { 'Retry-After': headers.retryAfter }),
+    },
   });
   registry.registerPath({
     operationId: 'getOpenApiDocument',

@@ -56,7 +56,8 @@ export function sendError(res: Parameters<RequestHandler>[1], err: ServiceError,
     res.destroy();
     return;
   }
-  if (err.retryAfter !== undefined) res.setHeader('Retry-After', String(err.retryAfter));
+  const retryAfter = err.retryAfterHeader;
+  if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
   // An oversized body is not left unread: the body readers discard the rest up to a bound
   // (api/uploads/request-body.ts), so the connection can carry this answer and stay usable.
   res.status(err.status).json(render(err));

@@ -2,12 +2,11 @@ import type { RequestHandler } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
 import type { Principal } from '../../shared/auth/principal.js';
 import { isServiceError, ServiceError } from '../../shared/errors.js';
-import type { Generation } from '../../shared/limits/limiter.js';
 import { countRefusal, type RefusalReason } from '../../shared/metrics/record.js';
 import type { ApiDeps } from '../deps.js';
 import { identifyCaller, requireCaller, requirePermission } from '../middleware/authenticate.js';
 import { clientOrigin } from '../middleware/cors.js';
-import { countRequest } from '../middleware/rate-limit.js';
+import { countRequest, type LimitClass } from '../middleware/rate-limit.js';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -33,7 +32,7 @@ export interface CallerGuards {
 export function callerGuards(
   deps: Pick<ApiDeps, 'authenticator' | 'limiter' | 'metrics' | 'store'>,
   generation: 'v1' | 'v2',
-  limitClassOf: (path: string) => Generation,
+  limitClassOf: (path: string) => LimitClass,
 ): CallerGuards {
   const refused = (reason: RefusalReason): void => countRefusal(deps.metrics, reason);
   const identify = [

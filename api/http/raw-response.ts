@@ -21,7 +21,8 @@ function headersFor(err: ServiceError, body: string): Record<string, string> {
     'Cache-Control': 'no-store',
     Connection: 'close',
   };
-  if (err.retryAfter !== undefined) headers['Retry-After'] = String(err.retryAfter);
+  const retryAfter = err.retryAfterHeader;
+  if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
   return headers;
 }
 

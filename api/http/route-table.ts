@@ -31,6 +31,11 @@ export interface Route {
   jsonBody?: boolean;
   /** Refusals that need no body, run after the guard and before the body is read. */
   before?: readonly RequestHandler[];
+  /**
+   * Reads the account's usage: counted in the rate window only, never refused by the daily quota
+   * nor counted in it (docs/limits.md "Headers and errors").
+   */
+  outsideQuota?: true;
   handle: (ctx: RouteContext, req: Request, res: Response) => Promise<void> | void;
   /** Its OpenAPI operation; the path and the scope come from the route itself. */
   doc: RouteDoc;

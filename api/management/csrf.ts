@@ -12,6 +12,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../../shared/errors.js';
+import { isOriginAmong } from '../http/origin.js';
 
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_FORM_FIELD = 'csrf_token';
@@ -49,7 +50,7 @@ export interface StateChangeRequest {
  */
 export function assertCsrf(req: StateChangeRequest, session: { token: string; id: string }, allowedOrigins: readonly string[]): void {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return;
-  const fromOrigin = req.origin !== undefined ? allowedOrigins.includes(req.origin) : req.secFetchSite === 'same-origin';
+  const fromOrigin = req.origin !== undefined ? isOriginAmong(req.origin, allowedOrigins) : req.secFetchSite === 'same-origin';
   if (!fromOrigin) throw forbidden('cross-origin state-changing request');
   if (!csrfTokenMatches(session.token, session.id, req.presentedToken)) throw forbidden('missing or wrong CSRF token');
 }

@@ -19,6 +19,7 @@ import type { Logger } from '../../shared/log.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { renderV2Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
+import { isOriginAmong } from '../http/origin.js';
 import { noStore } from '../middleware/security-headers.js';
 import { type ContractEntry, MANAGEMENT_CONTRACT } from './contract.js';
 import { assertCsrf, CSRF_HEADER } from './csrf.js';
@@ -135,7 +136,7 @@ function assertOwnOrigin(req: Request, publicUrl: string | undefined): void {
   const site = req.get('sec-fetch-site');
   const foreign =
     origin !== undefined
-      ? !allowedOrigins(req, publicUrl).includes(origin)
+      ? !isOriginAmong(origin, allowedOrigins(req, publicUrl))
       : site !== undefined && site !== 'same-origin' && site !== 'none';
   if (foreign) {
     throw new ServiceError('FORBIDDEN', {

@@ -7,6 +7,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { type ContractEntry, MANAGEMENT_CONTRACT } from './contract.js';
 import { MgmtError } from './schemas/common.js';
 import { MANAGEMENT_BASE, MANAGEMENT_ROUTES, type RouteName } from './routes.js';
+import { headerRef } from '../openapi-kit.js';
 
 export const SESSION_SECURITY_SCHEME = 'dashboardSession';
 
@@ -44,7 +45,7 @@ export function registerManagementPaths(registry: OpenAPIRegistry): void {
         401: error('UNAUTHORIZED (no session, or it ended)'),
         403: error('FORBIDDEN (role, plan, Origin or CSRF token)'),
         404: error('NOT_FOUND (also: an account the person is not a member of)'),
-        429: error('RATE_LIMIT_EXCEEDED (sign-in throttling)'),
+        429: { ...error('RATE_LIMIT_EXCEEDED (sign-in throttling)'), headers: { 'Retry-After': headerRef('Retry-After') } },
       },
     });
   }

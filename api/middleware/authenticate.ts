@@ -20,6 +20,18 @@ type Req = Parameters<RequestHandler>[0];
 type Res = Parameters<RequestHandler>[1];
 type Credential = { value: string; source: CredentialSource };
 
+/**
+ * v1 does not read `X-API-Key` (docs/v1.md, docs/api.md "Authentication"); a v1 request that
+ * presents only that header meant to authenticate, so its 401 says how instead of "no API key".
+ */
+function v2HeaderOnV1(req: Req): ServiceError | undefined {
+  const value = req.headers['x-api-key'];
+  if (value === undefined || value === '') return undefined;
+  return new ServiceError('UNAUTHORIZED', {
+    details: 'X-API-Key is a /v2 header; /v1 takes Authorization: Bearer <key> (or ?api_key=<key>)',
+  });
+}
+
 function credentialsOf(req: Req, sources: readonly CredentialSource[]): Credential[] {
   const found: Credential[] = [];
   for (const source of sources) {
@@ -86,7 +98,11 @@ export function identifyCaller(options: {
       res.locals.authError = err;
       return next();
     }
-    if (!first) return next();
+    if (!first) {
+      const hint = options.generation === 'v1' ? v2HeaderOnV1(req) : undefined;
+      if (hint) res.locals.authError = hint;
+      return next();
+    }
     // A cached key whose lists allow every address is answered in this turn: most requests are
     // such, and an await per request costs a microtask and its promises.
     const known = authenticator.known?.(first.value, first.source);

@@ -1,25 +1,11 @@
 import type { RequestHandler } from 'express';
 import { ServiceError } from '../../shared/errors.js';
 import { isHostAllowed } from '../../shared/keys/domains.js';
-
-/**
- * An `Origin` header as a serialised origin (RFC 6454 §6.2: scheme "://" host [":" port]), or
- * undefined. Only the canonical form a browser sends is accepted: anything the URL parser would
- * have to rewrite (`https://app.allowed.com\@evil.com`, `https://app%2eallowed.com`, a path,
- * user info, upper case, a default port) is refused rather than compared after normalisation, and
- * only this canonical form is ever echoed.
- */
-export function parseOrigin(header: string): { origin: string; host: string } | undefined {
-  if (!URL.canParse(header)) return undefined;
-  const url = new URL(header);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  if (url.origin !== header) return undefined;
-  return { origin: url.origin, host: url.hostname };
-}
+import { serialisedOrigin } from '../http/origin.js';
 
 /** Client keys work only from their allowed domains (docs/api.md "Authentication" rule 3), checked on `Origin`. */
 export function originHost(origin: string): string | undefined {
-  return parseOrigin(origin)?.host;
+  return serialisedOrigin(origin)?.host;
 }
 
 const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, X-Request-Id, Idempotency-Key';
@@ -36,7 +22,7 @@ export interface CorsOptions {
 /** Answers preflights; must run before authentication. */
 export function corsPreflight(options: CorsOptions): RequestHandler {
   const answer = async (req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): Promise<void> => {
-    const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
+    const origin = serialisedOrigin(req.headers.origin);
     res.setHeader('Vary', 'Origin');
     if (origin !== undefined && (await options.anyClientKeyAllows(origin.host))) {
       res.setHeader('Access-Control-Allow-Origin', origin.origin);
@@ -62,7 +48,7 @@ export function clientOrigin(): RequestHandler {
     const principal = res.locals.principal;
     res.append('Vary', 'Origin');
     if (principal?.keyType !== 'client') return next();
-    const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
+    const origin = serialisedOrigin(req.headers.origin);
     if (origin === undefined || !isHostAllowed(principal.allowedDomains, origin.host)) {
       throw new ServiceError('FORBIDDEN', { details: 'client key used from a domain it does not allow' });
     }
@@ -79,7 +65,7 @@ export function clientOrigin(): RequestHandler {
  * involved (no Allow-Credentials), and nothing obtained with a credential is exposed.
  */
 export function allowReadingRefusal(req: Parameters<RequestHandler>[0], res: Parameters<RequestHandler>[1]): void {
-  const origin = typeof req.headers.origin === 'string' ? parseOrigin(req.headers.origin) : undefined;
+  const origin = serialisedOrigin(req.headers.origin);
   res.append('Vary', 'Origin');
   if (origin === undefined) return;
   res.setHeader('Access-Control-Allow-Origin', origin.origin);

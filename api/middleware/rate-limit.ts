@@ -3,6 +3,13 @@ import { usageCredential } from '../../shared/auth/principal.js';
 import { rateLimitError, rateLimitHeaders } from '../../shared/limits/headers.js';
 import type { Generation, LimitDecision, LimitRequest, RequestLimiter } from '../../shared/limits/limiter.js';
 
+/** What a path is counted against: its generation's rate window, and the daily quota unless `outsideQuota`. */
+export interface LimitClass {
+  generation: Generation;
+  /** Reading usage: never refused by the daily quota nor counted in it (LimitRequest.outsideQuota). */
+  outsideQuota?: boolean;
+}
+
 /**
  * Count an identified caller's request against its account's rate window and daily quota
  * (docs/limits.md); set the X-RateLimit-* headers on every response to it; refuse with 429 when
@@ -11,13 +18,13 @@ import type { Generation, LimitDecision, LimitRequest, RequestLimiter } from '..
  */
 export function countRequest(
   limiter: RequestLimiter,
-  limitClassOf: (path: string) => Generation,
+  limitClassOf: (path: string) => LimitClass,
   refused: (reason: 'rate' | 'quota') => void = () => undefined,
 ): RequestHandler {
   return function limitRequest(req, res, next) {
     const principal = res.locals.principal;
     if (!principal) return next();
-    const generation = limitClassOf(req.path);
+    const { generation, outsideQuota } = limitClassOf(req.path);
     const request: LimitRequest = {
       accountId: principal.accountId,
       plan: principal.plan,
@@ -25,6 +32,7 @@ export function countRequest(
       generation,
       sandbox: res.locals.sandbox === true,
       credential: usageCredential(principal),
+      ...(outsideQuota === true ? { outsideQuota } : {}),
     };
     const answer = (decision: LimitDecision): void => {
       // Answered meanwhile (a timeout, a parser refusal): nothing more to add to it.

@@ -5,6 +5,7 @@
 import type { ErrorRequestHandler } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Logger } from '../../shared/log.js';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../shared/errors.js';
 
 const { OAuthError } = OAuth2Server;
 
@@ -33,6 +34,8 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err instanceof OAuthError) {
       logIfServerError(logger, err);
+      // The library's server_error is a 503: like every 503, it says when to come back.
+      if (err.code === 503 || err.code === 429) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
       res.status(err.code).json({ error: err.name, error_description: err.message });
       return;
     }

@@ -90,7 +90,8 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       if (principal.plan !== 'enterprise' || principal.keyType !== 'production') {
         throw new OAuthEndpointError(403, 'access_denied', 'Only a production key of an Enterprise account may authorize a client');
       }
-      return { accountId: principal.accountId };
+      // The key is the consent: revoking it revokes what it authorised (docs/decisions.md "Enterprise JWT and OAuth 2.0").
+      return { accountId: principal.accountId, apiKeyId: principal.credentialId };
     },
   };
 

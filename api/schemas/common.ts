@@ -53,7 +53,8 @@ export function chunkSize(field: string) {
     .default(MiB);
 }
 
-export const timestamp = z.string().openapi({ example: '2026-11-21T12:00:00.000Z' });
+/** Every timestamp an answer carries: ISO 8601 UTC (RFC 3339), so generators type it as a date-time. */
+export const timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-21T12:00:00.000Z' });
 
 /** A field's path as the error details name it: `items[3].data`, `options.encoding`. */
 export function fieldPath(path: ReadonlyArray<PropertyKey>): string {

@@ -12,7 +12,9 @@ export const URL_MAX_CHARS = 2048;
 /** hash1/hash2 of /v1/compare: hex of any digest up to SHA-512's 128 characters. */
 const COMPARE_HEX = /^[0-9a-fA-F]{1,128}$/;
 
-const timestamp = z.string().openapi({ description: 'ISO 8601 UTC, second precision', example: '2026-11-21T12:00:00Z' });
+const timestamp = z
+  .string()
+  .openapi({ format: 'date-time', description: 'ISO 8601 UTC, second precision', example: '2026-11-21T12:00:00Z' });
 const algorithm = z.literal('sha224');
 const integer = z.number().int();
 

@@ -105,6 +105,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/usage',
+    outsideQuota: true,
     permission: 'read',
     async handle({ deps }, _req, res) {
       const principal = principalOf(res);

@@ -7,10 +7,13 @@ import { jsonBody } from '../http/json-body.js';
 import { inOneLayer } from '../http/one-layer.js';
 import { mountRoutes } from '../http/route-table.js';
 import { corsPreflight } from '../middleware/cors.js';
+import type { LimitClass } from '../middleware/rate-limit.js';
 import { rejectMalformedPath } from '../middleware/path-encoding.js';
 import { noStore } from '../middleware/security-headers.js';
 import { V1_ROUTES } from './routes.js';
 import { CAMEL_CASE_ROUTES } from './camel-case-routes.js';
+
+const SNAKE_CASE_LIMITS: LimitClass = { generation: 'v1b' };
 
 /**
  * The /v1 generation (docs/api.md "v1 Set A", "v1 Set B"): both endpoint sets are served, each with its
@@ -20,10 +23,16 @@ import { CAMEL_CASE_ROUTES } from './camel-case-routes.js';
  */
 export function createV1Router(deps: ApiDeps): Router {
   const router = Router();
-  const camelCasePaths = new Set(CAMEL_CASE_ROUTES.map((route) => routeKey(route.path)));
   // A Set A path counts against the tier table's per-second rate; anything else (Set B, unknown
-  // paths) against the plan table's per-minute rate (docs/limits.md).
-  const { identify, guard } = callerGuards(deps, 'v1', (path) => (camelCasePaths.has(routeKey(path)) ? 'v1a' : 'v1b'));
+  // paths) against the plan table's per-minute rate (docs/limits.md). Reading usage and status
+  // stays outside the daily quota it reports (Route.outsideQuota).
+  const classes = new Map<string, LimitClass>(
+    V1_ROUTES.map((route) => [
+      routeKey(route.path),
+      { generation: CAMEL_CASE_ROUTES.includes(route) ? 'v1a' : 'v1b', ...(route.outsideQuota ? { outsideQuota: true } : {}) },
+    ]),
+  );
+  const { identify, guard } = callerGuards(deps, 'v1', (path) => classes.get(routeKey(path)) ?? SNAKE_CASE_LIMITS);
   const json = jsonBody({ limitBytes: deps.config.MAX_JSON_BYTES, drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES });
 
   // One router layer for what every request of the generation crosses (api/http/one-layer.ts).

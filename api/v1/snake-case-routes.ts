@@ -180,6 +180,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'get',
     path: '/status',
+    outsideQuota: true,
     permission: 'read',
     async handle({ deps }, _req, res) {
       const { status, usage } = await statusOf(deps, principalOf(res), res.locals.sandbox === true);

@@ -4,7 +4,8 @@
  *
  * Exit codes: 0 ok, 2 usage error (unknown command, bad option, invalid input), 1 any other failure.
  * Errors are printed as one line, without a stack. Key secrets are printed once, by `keys create`;
- * no command prints a stored hash.
+ * no command prints a stored hash. Every command takes `--json` (one JSON document on stdout), chosen
+ * in one place: output.ts reportingAction.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +14,7 @@ import { loadConfig } from '../../shared/config.js';
 import { isServiceError } from '../../shared/errors.js';
 import { createApiKey, revokeApiKey } from '../../shared/keys/api-keys.js';
 import { jwtCommand, oauthCommand } from './oauth-commands.js';
-import { out, printJson } from './output.js';
+import { out, reportingAction, table } from './output.js';
 import { jobsCommand, queuesCommand } from './queue-commands.js';
 import { describeTargets } from './targets.js';
 import { usageCommand } from './usage-command.js';
@@ -29,17 +30,6 @@ const EXIT_USAGE = 2;
 const DURATION_RE = /^(\d{1,5})([dh])$/;
 const DURATION_UNIT_MS = { d: 86_400_000, h: 3_600_000 } as const;
 
-function table(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  for (const row of [header, ...rows])
-    out(
-      row
-        .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    );
-}
-
 function iso(date: Date | null): string {
   return date ? date.toISOString() : '-';
 }
@@ -48,6 +38,11 @@ function keyStatus(key: ApiKeyRecord, now = new Date()): 'active' | 'revoked' | 
   if (key.revokedAt) return 'revoked';
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'expired';
   return 'active';
+}
+
+/** A key as `keys list --json` and `keys create --json` show it: the record (no hash) and its status. */
+function keyView(key: ApiKeyRecord, now = new Date()): ApiKeyRecord & { status: 'active' | 'revoked' | 'expired' } {
+  return { ...key, status: keyStatus(key, now) };
 }
 
 /** "2030-01-01T00:00:00Z", "2030-01-01", or a duration from now: "30d", "12h". */
@@ -83,50 +78,54 @@ export function buildProgram(): Command {
   program.hook('preAction', () => void process.stderr.write(`${describeTargets(loadConfig())}\n`));
 
   const accounts = program.command('accounts').description('manage accounts');
-  accounts
-    .command('create')
-    .description('create an account; prints its id')
-    .requiredOption('--name <name>', 'account name')
-    .addOption(new Option('--plan <plan>', 'plan').choices(PLANS).makeOptionMandatory())
-    .action(async (opts: { name: string; plan: Plan }) => {
+  reportingAction(
+    accounts
+      .command('create')
+      .description('create an account; prints its id')
+      .requiredOption('--name <name>', 'account name')
+      .addOption(new Option('--plan <plan>', 'plan').choices(PLANS).makeOptionMandatory()),
+    async (opts: { name: string; plan: Plan }) => {
       const name = opts.name.trim();
       if (!name) throw new UsageError('--name must not be empty');
       const account = await withStore((store) => store.createAccount({ name, plan: opts.plan }));
-      out(account.id);
-    });
-  accounts
-    .command('list')
-    .description('list accounts')
-    .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) => {
-      const list = await withStore((store) => store.listAccounts());
-      if (opts.json === true) return printJson(list);
-      table(
-        ['ID', 'NAME', 'PLAN', 'CREATED'],
-        list.map((a) => [a.id, a.name, a.plan, iso(a.createdAt)]),
-      );
-    });
-  accounts
-    .command('set-plan')
-    .description("change an account's plan")
-    .argument('<id>', 'account id')
-    .argument('<plan>', `one of ${PLANS.join(', ')}`, parsePlan)
-    .action(async (id: string, plan: Plan) => {
+      return { data: account, text: () => out(account.id) };
+    },
+  );
+  reportingAction(accounts.command('list').description('list accounts'), async () => {
+    const list = await withStore((store) => store.listAccounts());
+    return {
+      data: list,
+      text: () =>
+        table(
+          ['ID', 'NAME', 'PLAN', 'CREATED'],
+          list.map((a) => [a.id, a.name, a.plan, iso(a.createdAt)]),
+        ),
+    };
+  });
+  reportingAction(
+    accounts
+      .command('set-plan')
+      .description("change an account's plan")
+      .argument('<id>', 'account id')
+      .argument('<plan>', `one of ${PLANS.join(', ')}`, parsePlan),
+    async (id: string, plan: Plan) => {
       const changed = await withStore((store) => store.setPlan(id, plan));
       if (!changed) throw new Error(`No account ${id}`);
-      out(`Account ${id} is now on plan ${plan}`);
-    });
+      return { data: { id, plan }, text: () => out(`Account ${id} is now on plan ${plan}`) };
+    },
+  );
 
   const keys = program.command('keys').description('manage API keys');
-  keys
-    .command('create')
-    .description('create an API key; the key is printed once and cannot be shown again')
-    .requiredOption('--account <id>', 'account id')
-    .addOption(new Option('--type <type>', 'key type').choices(KEY_TYPES).makeOptionMandatory())
-    .requiredOption('--description <text>', 'what the key is for')
-    .option('--domains <list>', 'client keys: comma-separated host names (*.example.com allowed)', parseDomains)
-    .option('--expires <when>', 'ISO date or duration from now (30d, 12h)', (v) => parseExpiry(v))
-    .action(async (opts: { account: string; type: KeyType; description: string; domains?: string[]; expires?: Date }) => {
+  reportingAction(
+    keys
+      .command('create')
+      .description('create an API key; the key is printed once and cannot be shown again')
+      .requiredOption('--account <id>', 'account id')
+      .addOption(new Option('--type <type>', 'key type').choices(KEY_TYPES).makeOptionMandatory())
+      .requiredOption('--description <text>', 'what the key is for')
+      .option('--domains <list>', 'client keys: comma-separated host names (*.example.com allowed)', parseDomains)
+      .option('--expires <when>', 'ISO date or duration from now (30d, 12h)', (v) => parseExpiry(v)),
+    async (opts: { account: string; type: KeyType; description: string; domains?: string[]; expires?: Date }) => {
       const { record, secret } = await withStore((store) =>
         createApiKey(store, {
           accountId: opts.account,
@@ -136,46 +135,56 @@ export function buildProgram(): Command {
           expiresAt: opts.expires ?? null,
         }),
       );
-      out(`API key: ${secret}`);
-      out(`Key id: ${record.id}`);
       process.stderr.write('Store the key now: it is shown only once and cannot be recovered.\n');
-    });
-  keys
-    .command('list')
-    .description('list API keys (never shows secrets)')
-    .option('--account <id>', 'only this account')
-    .option('--json', 'print JSON (never secrets or hashes)')
-    .action(async (opts: { account?: string; json?: boolean }) => {
+      return {
+        data: { ...keyView(record), secret },
+        text: () => {
+          out(`API key: ${secret}`);
+          out(`Key id: ${record.id}`);
+        },
+      };
+    },
+  );
+  reportingAction(
+    keys.command('list').description('list API keys (never shows secrets or hashes)').option('--account <id>', 'only this account'),
+    async (opts: { account?: string }) => {
       const list = await withStore((store) => store.listKeys(opts.account));
       const now = new Date();
-      if (opts.json === true) return printJson(list.map((k) => ({ ...k, status: keyStatus(k, now) })));
-      table(
-        ['ID', 'ACCOUNT', 'PREFIX', 'TYPE', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'DOMAINS', 'DESCRIPTION'],
-        list.map((k) => [
-          k.id,
-          k.accountId,
-          `${k.prefix}…`,
-          k.type,
-          keyStatus(k, now),
-          iso(k.createdAt),
-          iso(k.expiresAt),
-          iso(k.lastUsedAt),
-          k.allowedDomains.join(',') || '-',
-          k.description,
-        ]),
-      );
-    });
-  keys
-    .command('revoke')
-    .description('revoke an API key for good (it cannot be restored)')
-    .argument('<id>', 'key id')
-    .action(async (id: string) => {
-      await withStore(async (store) => {
-        if (await revokeApiKey(store, id)) return out(`Revoked ${id}`);
+      return {
+        data: list.map((k) => keyView(k, now)),
+        text: () =>
+          table(
+            ['ID', 'ACCOUNT', 'PREFIX', 'TYPE', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'DOMAINS', 'DESCRIPTION'],
+            list.map((k) => [
+              k.id,
+              k.accountId,
+              `${k.prefix}…`,
+              k.type,
+              keyStatus(k, now),
+              iso(k.createdAt),
+              iso(k.expiresAt),
+              iso(k.lastUsedAt),
+              k.allowedDomains.join(',') || '-',
+              k.description,
+            ]),
+          ),
+      };
+    },
+  );
+  reportingAction(
+    keys.command('revoke').description('revoke an API key for good (it cannot be restored)').argument('<id>', 'key id'),
+    async (id: string) => {
+      const alreadyRevoked = await withStore(async (store) => {
+        if (await revokeApiKey(store, id)) return false;
         if (!(await store.getKey(id))) throw new Error(`No key ${id}`);
-        out(`${id} was already revoked`);
+        return true;
       });
-    });
+      return {
+        data: { id, revoked: true, alreadyRevoked },
+        text: () => out(alreadyRevoked ? `${id} was already revoked` : `Revoked ${id}`),
+      };
+    },
+  );
 
   // Enterprise: OAuth 2.0 clients and short-lived JWTs (docs/auth.md).
   program.addCommand(oauthCommand());

@@ -4,10 +4,10 @@
  *   program.addCommand(oauthCommand());
  *   program.addCommand(jwtCommand());
  *
- *   oauth register --account <id> --name <name> --redirect-uri <uri>… [--public]
+ *   oauth register --account <id> --name <name> --redirect-uri <uri>… [--public] [--json]
  *   oauth list [--account <id>] [--json]
- *   oauth delete <client-id>
- *   jwt issue --account <id> --permissions hash:create,hash:verify [--lifetime 900]
+ *   oauth delete <client-id> [--json]
+ *   jwt issue --account <id> --permissions hash:create,hash:verify [--lifetime 900] [--json]
  *
  * A client secret is printed once, by `oauth register`; a JWT is printed by `jwt issue`.
  * Usage mistakes are INVALID_INPUT ServiceErrors or commander errors, which cli.ts's main() maps
@@ -18,7 +18,7 @@ import { issueJwt } from '../../shared/auth/jwt.js';
 import { registerOAuthClient } from '../../api/oauth/server/clients.js';
 import { PERMISSION_CLAIMS } from '../../shared/auth/principal.js';
 import { invalidInput } from '../../shared/errors.js';
-import { out, printJson } from './output.js';
+import { out, reportingAction } from './output.js';
 import { withStore } from './with-store.js';
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -40,60 +40,70 @@ function parseSeconds(value: string): number {
 
 export function oauthCommand(): Command {
   const oauth = new Command('oauth').description('manage OAuth 2.0 clients of Enterprise accounts').exitOverride().showHelpAfterError();
-  oauth
-    .command('register')
-    .description('register an OAuth client; its secret is printed once and cannot be shown again')
-    .requiredOption('--account <id>', 'the Enterprise account that owns (and alone may authorize) the client')
-    .requiredOption('--name <name>', 'application name')
-    .requiredOption('--redirect-uri <uri>', 'exact redirect URI (repeat for several)', collect)
-    .option('--public', 'a public client (no secret; PKCE only)', false)
-    .action(async (opts: { account: string; name: string; redirectUri: string[]; public: boolean }) => {
+  reportingAction(
+    oauth
+      .command('register')
+      .description('register an OAuth client; its secret is printed once and cannot be shown again')
+      .requiredOption('--account <id>', 'the Enterprise account that owns (and alone may authorize) the client')
+      .requiredOption('--name <name>', 'application name')
+      .requiredOption('--redirect-uri <uri>', 'exact redirect URI (repeat for several)', collect)
+      .option('--public', 'a public client (no secret; PKCE only)', false),
+    async (opts: { account: string; name: string; redirectUri: string[]; public: boolean }) => {
       const { clientId, clientSecret } = await withStore((store) =>
         registerOAuthClient(store, { accountId: opts.account, name: opts.name, redirectUris: opts.redirectUri, isPublic: opts.public }),
       );
-      out(`Client id: ${clientId}`);
-      if (clientSecret !== undefined) {
-        out(`Client secret: ${clientSecret}`);
-        process.stderr.write('Store the secret now: it is shown only once and cannot be recovered.\n');
-      }
-    });
-  oauth
-    .command('list')
-    .description('list OAuth clients (never shows secrets)')
-    .option('--account <id>', 'only this account')
-    .option('--json', 'print JSON (never secrets)')
-    .action(async (opts: { account?: string; json?: boolean }) => {
+      if (clientSecret !== undefined) process.stderr.write('Store the secret now: it is shown only once and cannot be recovered.\n');
+      return {
+        data: { clientId, clientSecret: clientSecret ?? null, accountId: opts.account, isPublic: opts.public },
+        text: () => {
+          out(`Client id: ${clientId}`);
+          if (clientSecret !== undefined) out(`Client secret: ${clientSecret}`);
+        },
+      };
+    },
+  );
+  reportingAction(
+    oauth.command('list').description('list OAuth clients (never shows secrets)').option('--account <id>', 'only this account'),
+    async (opts: { account?: string }) => {
       const clients = await withStore((store) => store.oauthServer.listClients(opts.account));
-      if (opts.json === true) return printJson(clients);
-      for (const c of clients) {
-        out(
-          [c.id, c.accountId, c.isPublic ? 'public' : 'confidential', c.createdAt.toISOString(), c.name, c.redirectUris.join(',')].join(
-            '  ',
-          ),
-        );
-      }
-    });
-  oauth
-    .command('delete')
-    .description('delete an OAuth client; its codes and tokens stop working at once')
-    .argument('<client-id>', 'client id')
-    .action(async (id: string) => {
+      return {
+        data: clients,
+        text: () => {
+          for (const c of clients) {
+            out(
+              [c.id, c.accountId, c.isPublic ? 'public' : 'confidential', c.createdAt.toISOString(), c.name, c.redirectUris.join(',')].join(
+                '  ',
+              ),
+            );
+          }
+        },
+      };
+    },
+  );
+  reportingAction(
+    oauth
+      .command('delete')
+      .description('delete an OAuth client; its codes and tokens stop working at once')
+      .argument('<client-id>', 'client id'),
+    async (id: string) => {
       const deleted = await withStore((store) => store.oauthServer.deleteClient(id));
       if (!deleted) throw new Error(`No OAuth client ${id}`);
-      out(`Deleted ${id}`);
-    });
+      return { data: { clientId: id, deleted: true }, text: () => out(`Deleted ${id}`) };
+    },
+  );
   return oauth;
 }
 
 export function jwtCommand(): Command {
   const jwt = new Command('jwt').description('Enterprise JSON Web Tokens').exitOverride().showHelpAfterError();
-  jwt
-    .command('issue')
-    .description('sign a short-lived HS256 token with JWT_SECRET; prints the token')
-    .requiredOption('--account <id>', 'the Enterprise account (the sub claim)')
-    .requiredOption('--permissions <list>', `comma-separated: ${Object.values(PERMISSION_CLAIMS).join(', ')}`, parsePermissions)
-    .option('--lifetime <seconds>', 'lifetime in seconds (at most 900)', parseSeconds, 900)
-    .action(async (opts: { account: string; permissions: string[]; lifetime: number }) => {
+  reportingAction(
+    jwt
+      .command('issue')
+      .description('sign a short-lived HS256 token with JWT_SECRET; prints the token')
+      .requiredOption('--account <id>', 'the Enterprise account (the sub claim)')
+      .requiredOption('--permissions <list>', `comma-separated: ${Object.values(PERMISSION_CLAIMS).join(', ')}`, parsePermissions)
+      .option('--lifetime <seconds>', 'lifetime in seconds (at most 900)', parseSeconds, 900),
+    async (opts: { account: string; permissions: string[]; lifetime: number }) => {
       const token = await withStore(async (store, config) => {
         if (!config.JWT_SECRET) throw new Error('JWT_SECRET is not set');
         const account = await store.getAccount(opts.account);
@@ -107,7 +117,11 @@ export function jwtCommand(): Command {
           lifetimeSeconds: opts.lifetime,
         });
       });
-      out(token);
-    });
+      return {
+        data: { token, accountId: opts.account, permissions: opts.permissions, lifetimeSeconds: opts.lifetime },
+        text: () => out(token),
+      };
+    },
+  );
   return jwt;
 }

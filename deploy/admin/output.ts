@@ -1,4 +1,26 @@
 /** How admin commands print: plain aligned columns for people, `--json` for scripts. */
+import type { Command } from 'commander';
+
+/** What a command found or did: `data` is its `--json` document, `text` prints it for people. */
+export interface Report {
+  data: unknown;
+  text: () => void;
+}
+
+/**
+ * The one place the output is chosen: adds `--json` to `command` and makes `run` its action. `run`
+ * gets commander's action arguments and returns a Report; with `--json` its `data` is printed as one
+ * JSON document (a stable shape, documented in docs/operating.md "From the admin CLI"), else `text` runs.
+ * Notes meant for people only (a secret is shown once, …) go to stderr either way.
+ */
+export function reportingAction<Args extends unknown[]>(command: Command, run: (...args: Args) => Promise<Report>): Command {
+  return command.option('--json', 'print one JSON document (for scripts)').action(async (...args: unknown[]) => {
+    const report = await run(...(args as Args));
+    // With globals: a parent that has --json of its own (`queues`) takes it wherever it is written.
+    if (command.optsWithGlobals<{ json?: boolean }>().json === true) printJson(report.data);
+    else report.text();
+  });
+}
 
 export function out(line: string): void {
   process.stdout.write(`${line}\n`);

@@ -1,14 +1,16 @@
 /**
  * Operator commands over distributed mode's queues, for deploy/admin/cli.ts to add:
  *
- *   queues [--json]                      per queue: waiting, active, delayed, failed, completed, oldest waiting, paused
+ *   queues                               per queue: waiting, active, delayed, failed, completed, oldest waiting, paused
  *   queues pause|resume <queue>
- *   jobs get <id> [--json]               state, attempts, times, error or result; the payload redacted
- *   jobs failed [<queue>] [--json] [--limit N]   the latest failures: who, when, attempts, error; never the payload
+ *   jobs get <id>                        state, attempts, times, error or result; the payload redacted
+ *   jobs failed [<queue>] [--limit N]    the latest failures: who, when, attempts, error; never the payload
  *   jobs retry <id>                      a failed job runs again
  *   jobs retry --all-failed <queue>      every failed job of the queue runs again
  *   jobs remove <id>
  *   jobs clean <queue> --older-than 1d   completed and failed jobs finished before then
+ *
+ * Each takes --json (deploy/admin/output.ts reportingAction).
  *
  * They read REDIS_URL and QUEUE_PREFIX as the server does. Without REDIS_URL (embedded mode) the
  * queue lives in the server's memory, beyond any other process's reach: exit 2 saying so.
@@ -18,7 +20,7 @@ import { loadConfig } from '../../shared/config.js';
 import { QUEUE_NAMES, type QueueName } from '../../shared/jobs/contracts.js';
 import { parseFailedReason } from '../../shared/queue/bullmq-wire.js';
 import { redactJobData } from '../../shared/queue/redact.js';
-import { out, printJson, shortDuration, table } from './output.js';
+import { out, reportingAction, shortDuration, table } from './output.js';
 import { QueueAdmin, type FoundJob, type QueuedJob, type QueueSummary } from './queue-admin.js';
 import { UsageError } from './usage-error.js';
 
@@ -60,8 +62,7 @@ export function parseLimit(value: string): number {
   return n;
 }
 
-function printSummaries(list: QueueSummary[], json: boolean): void {
-  if (json) return printJson(list);
+function printSummaries(list: QueueSummary[]): void {
   table(
     ['QUEUE', 'WAITING', 'ACTIVE', 'DELAYED', 'FAILED', 'COMPLETED', 'OLDEST WAITING', 'PAUSED'],
     list.map((q) => [
@@ -125,8 +126,7 @@ export function describeFailedJob({ queue, job }: QueuedJob): FailedJobView {
   };
 }
 
-function printFailed(list: FailedJobView[], json: boolean): void {
-  if (json) return printJson(list);
+function printFailed(list: FailedJobView[]): void {
   table(
     ['ID', 'QUEUE', 'KIND', 'ACCOUNT', 'FINISHED', 'ATTEMPTS', 'CODE', 'MESSAGE'],
     list.map((j) => [
@@ -142,8 +142,7 @@ function printFailed(list: FailedJobView[], json: boolean): void {
   );
 }
 
-function printJob(view: Record<string, unknown>, json: boolean): void {
-  if (json) return printJson(view);
+function printJob(view: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(view).map((k) => k.length)) + 1;
   for (const [field, value] of Object.entries(view)) {
     const shown = value === null || value === undefined ? '-' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -152,94 +151,107 @@ function printJob(view: Record<string, unknown>, json: boolean): void {
 }
 
 export function queuesCommand(): Command {
-  const queues = new Command('queues')
-    .description('queue counts, oldest waiting job, pause state (distributed mode)')
-    .option('--json', 'print JSON')
-    .exitOverride()
-    .showHelpAfterError()
-    .action(async (opts: { json?: boolean }) => {
-      printSummaries(await withQueues((admin) => admin.summaries()), opts.json === true);
-    });
-  queues
-    .command('pause')
-    .description('workers stop taking jobs from the queue (running jobs finish; new jobs still queue)')
-    .addArgument(queueArgument())
-    .action(async (name: QueueName) => {
+  const queues = reportingAction(
+    new Command('queues')
+      .description('queue counts, oldest waiting job, pause state (distributed mode)')
+      .exitOverride()
+      .showHelpAfterError(),
+    async () => {
+      const list = await withQueues((admin) => admin.summaries());
+      return { data: list, text: () => printSummaries(list) };
+    },
+  );
+  reportingAction(
+    queues
+      .command('pause')
+      .description('workers stop taking jobs from the queue (running jobs finish; new jobs still queue)')
+      .addArgument(queueArgument()),
+    async (name: QueueName) => {
       await withQueues((admin) => admin.pause(name));
-      out(`Paused queue ${name}`);
-    });
-  queues
-    .command('resume')
-    .description('workers take jobs from the queue again')
-    .addArgument(queueArgument())
-    .action(async (name: QueueName) => {
+      return { data: { queue: name, paused: true }, text: () => out(`Paused queue ${name}`) };
+    },
+  );
+  reportingAction(
+    queues.command('resume').description('workers take jobs from the queue again').addArgument(queueArgument()),
+    async (name: QueueName) => {
       await withQueues((admin) => admin.resume(name));
-      out(`Resumed queue ${name}`);
-    });
+      return { data: { queue: name, paused: false }, text: () => out(`Resumed queue ${name}`) };
+    },
+  );
   return queues;
 }
 
 export function jobsCommand(): Command {
   const jobs = new Command('jobs').description('inspect and steer queued jobs (distributed mode)').exitOverride().showHelpAfterError();
-  jobs
-    .command('get')
-    .description("a job's state, attempts, times and error or result (its payload redacted)")
-    .argument('<id>', 'job id')
-    .option('--json', 'print JSON')
-    .action(async (id: string, opts: { json?: boolean }) => {
+  reportingAction(
+    jobs.command('get').description("a job's state, attempts, times and error or result (its payload redacted)").argument('<id>', 'job id'),
+    async (id: string) => {
       const view = await withQueues(async (admin) => {
         const found = await admin.find(id);
         if (found === undefined) throw new Error(`No job ${id}`);
         return describeJob(found);
       });
-      printJob(view, opts.json === true);
-    });
-  jobs
-    .command('failed')
-    .description('the latest failed jobs, newest first: id, queue, kind, account, finished at, attempts, error (never the payload)')
-    .addArgument(new Argument('[queue]', 'only this queue (default: all)').choices(QUEUE_NAMES))
-    .option('--limit <n>', `at most this many (1-${MAX_FAILED_LIMIT})`, parseLimit, DEFAULT_FAILED_LIMIT)
-    .option('--json', 'print JSON')
-    .action(async (name: QueueName | undefined, opts: { limit: number; json?: boolean }) => {
-      const list = await withQueues((admin) => admin.failed(name === undefined ? QUEUE_NAMES : [name], opts.limit));
-      printFailed(list.map(describeFailedJob), opts.json === true);
-    });
-  jobs
-    .command('retry')
-    .description('run a failed job (or every failed job of a queue) again, with its full number of attempts')
-    .argument('[id]', 'job id')
-    .addOption(new Option('--all-failed <queue>', 'every job failed in this queue now').choices(QUEUE_NAMES))
-    .option('--json', 'print JSON (with --all-failed)')
-    .action(async (id: string | undefined, opts: { allFailed?: QueueName; json?: boolean }) => {
+      return { data: view, text: () => printJob(view) };
+    },
+  );
+  reportingAction(
+    jobs
+      .command('failed')
+      .description('the latest failed jobs, newest first: id, queue, kind, account, finished at, attempts, error (never the payload)')
+      .addArgument(new Argument('[queue]', 'only this queue (default: all)').choices(QUEUE_NAMES))
+      .option('--limit <n>', `at most this many (1-${MAX_FAILED_LIMIT})`, parseLimit, DEFAULT_FAILED_LIMIT),
+    async (name: QueueName | undefined, opts: { limit: number }) => {
+      const list = (await withQueues((admin) => admin.failed(name === undefined ? QUEUE_NAMES : [name], opts.limit))).map(
+        describeFailedJob,
+      );
+      return { data: list, text: () => printFailed(list) };
+    },
+  );
+  reportingAction(
+    jobs
+      .command('retry')
+      .description('run a failed job (or every failed job of a queue) again, with its full number of attempts')
+      .argument('[id]', 'job id')
+      .addOption(new Option('--all-failed <queue>', 'every job failed in this queue now').choices(QUEUE_NAMES)),
+    async (id: string | undefined, opts: { allFailed?: QueueName }) => {
       const name = opts.allFailed;
       if (id !== undefined && name === undefined) {
         const found = await withQueues((admin) => admin.retry(id));
-        return out(`Retrying ${id} (queue ${found.queue})`);
+        // The shape of --all-failed's, for one job.
+        return { data: { queue: found.queue, retried: 1, skipped: 0, id }, text: () => out(`Retrying ${id} (queue ${found.queue})`) };
       }
       if (id !== undefined || name === undefined) throw new UsageError('give a job id or --all-failed <queue>, not both');
       const done = await withQueues((admin) => admin.retryAllFailed(name));
-      if (opts.json === true) return printJson({ queue: name, ...done });
       const skipped = done.skipped === 0 ? '' : ` (${done.skipped} no longer failed)`;
-      out(`Retrying ${done.retried} failed jobs of queue ${name}${skipped}`);
-    });
-  jobs
-    .command('remove')
-    .description('delete a job that is not running (its result or error is gone for good)')
-    .argument('<id>', 'job id')
-    .action(async (id: string) => {
+      return { data: { queue: name, ...done }, text: () => out(`Retrying ${done.retried} failed jobs of queue ${name}${skipped}`) };
+    },
+  );
+  reportingAction(
+    jobs
+      .command('remove')
+      .description('delete a job that is not running (its result or error is gone for good)')
+      .argument('<id>', 'job id'),
+    async (id: string) => {
       const found = await withQueues((admin) => admin.remove(id));
-      out(`Removed ${id} (queue ${found.queue}, was ${found.state})`);
-    });
-  jobs
-    .command('clean')
-    .description('delete completed and failed jobs that finished before the given time')
-    .addArgument(queueArgument())
-    .requiredOption('--older-than <duration>', 'finished at least this long ago (1d, 12h, 30m, 0s)', parseOlderThan)
-    .option('--json', 'print JSON')
-    .action(async (name: QueueName, opts: { olderThan: number; json?: boolean }) => {
+      return {
+        data: { id, queue: found.queue, state: found.state, removed: true },
+        text: () => out(`Removed ${id} (queue ${found.queue}, was ${found.state})`),
+      };
+    },
+  );
+  reportingAction(
+    jobs
+      .command('clean')
+      .description('delete completed and failed jobs that finished before the given time')
+      .addArgument(queueArgument())
+      .requiredOption('--older-than <duration>', 'finished at least this long ago (1d, 12h, 30m, 0s)', parseOlderThan),
+    async (name: QueueName, opts: { olderThan: number }) => {
       const removed = await withQueues((admin) => admin.clean(name, opts.olderThan));
-      if (opts.json === true) printJson({ queue: name, ...removed });
-      else out(`Removed ${removed.completed} completed and ${removed.failed} failed jobs from queue ${name}`);
-    });
+      return {
+        data: { queue: name, ...removed },
+        text: () => out(`Removed ${removed.completed} completed and ${removed.failed} failed jobs from queue ${name}`),
+      };
+    },
+  );
   return jobs;
 }

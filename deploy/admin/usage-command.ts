@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../shared/config.js';
 import type { KeyUsageEntry } from '../../shared/store/types.js';
-import { printJson, table } from './output.js';
+import { reportingAction, table } from './output.js';
 import { openAdminStore } from './with-store.js';
 
 const DAY_MS = 86_400_000;
@@ -40,53 +40,55 @@ function generationOf(entry: KeyUsageEntry): 'v1' | 'v2' | 'websocket' {
 }
 
 export function usageCommand(): Command {
-  return new Command('usage')
+  const command = new Command('usage')
     .description("an account's requests per UTC day, as written to the store")
     .requiredOption('--account <id>', 'account id')
     .option('--days <n>', `days ending today (1-${MAX_DAYS})`, parseDays, 30)
-    .option('--json', 'print JSON')
     .exitOverride()
-    .showHelpAfterError()
-    .action(async (opts: { account: string; days: number; json?: boolean }) => {
-      const days = utcDays(new Date(), opts.days);
-      const from = days[0]!;
-      const to = days[days.length - 1]!;
-      const store = await openAdminStore(loadConfig());
-      let rows: UsageDayRow[];
-      try {
-        if (!(await store.getAccount(opts.account))) throw new Error(`No account ${opts.account}`);
-        const [production, sandbox, entries] = await Promise.all([
-          store.keyUsage.listDaily(opts.account, 'production', from, to),
-          store.keyUsage.listDaily(opts.account, 'sandbox', from, to),
-          store.keyUsage.listByCredential(opts.account, 'production', from, to),
-        ]);
-        const byDay = new Map(
-          days.map((day): [string, UsageDayRow] => [day, { day, production: 0, v1: 0, v2: 0, websocket: 0, sandbox: 0 }]),
-        );
-        for (const t of production) {
-          const row = byDay.get(t.day);
-          if (row) row.production = t.count;
-        }
-        for (const t of sandbox) {
-          const row = byDay.get(t.day);
-          if (row) row.sandbox = t.count;
-        }
-        for (const e of entries) {
-          const row = byDay.get(e.day);
-          if (row) row[generationOf(e)] += e.count;
-        }
-        rows = [...byDay.values()];
-      } finally {
-        await store.close();
-      }
-      if (opts.json === true) return printJson({ accountId: opts.account, from, to, days: rows });
-      const total = (field: keyof Omit<UsageDayRow, 'day'>): string => String(rows.reduce((sum, r) => sum + r[field], 0));
-      table(
-        ['DAY', 'PRODUCTION', 'V1', 'V2', 'WEBSOCKET', 'SANDBOX'],
-        [
-          ...rows.map((r) => [r.day, String(r.production), String(r.v1), String(r.v2), String(r.websocket), String(r.sandbox)]),
-          ['total', total('production'), total('v1'), total('v2'), total('websocket'), total('sandbox')],
-        ],
+    .showHelpAfterError();
+  return reportingAction(command, async (opts: { account: string; days: number }) => {
+    const days = utcDays(new Date(), opts.days);
+    const from = days[0]!;
+    const to = days[days.length - 1]!;
+    const store = await openAdminStore(loadConfig());
+    let rows: UsageDayRow[];
+    try {
+      if (!(await store.getAccount(opts.account))) throw new Error(`No account ${opts.account}`);
+      const [production, sandbox, entries] = await Promise.all([
+        store.keyUsage.listDaily(opts.account, 'production', from, to),
+        store.keyUsage.listDaily(opts.account, 'sandbox', from, to),
+        store.keyUsage.listByCredential(opts.account, 'production', from, to),
+      ]);
+      const byDay = new Map(
+        days.map((day): [string, UsageDayRow] => [day, { day, production: 0, v1: 0, v2: 0, websocket: 0, sandbox: 0 }]),
       );
-    });
+      for (const t of production) {
+        const row = byDay.get(t.day);
+        if (row) row.production = t.count;
+      }
+      for (const t of sandbox) {
+        const row = byDay.get(t.day);
+        if (row) row.sandbox = t.count;
+      }
+      for (const e of entries) {
+        const row = byDay.get(e.day);
+        if (row) row[generationOf(e)] += e.count;
+      }
+      rows = [...byDay.values()];
+    } finally {
+      await store.close();
+    }
+    const total = (field: keyof Omit<UsageDayRow, 'day'>): string => String(rows.reduce((sum, r) => sum + r[field], 0));
+    return {
+      data: { accountId: opts.account, from, to, days: rows },
+      text: () =>
+        table(
+          ['DAY', 'PRODUCTION', 'V1', 'V2', 'WEBSOCKET', 'SANDBOX'],
+          [
+            ...rows.map((r) => [r.day, String(r.production), String(r.v1), String(r.v2), String(r.websocket), String(r.sandbox)]),
+            ['total', total('production'), total('v1'), total('v2'), total('websocket'), total('sandbox')],
+          ],
+        ),
+    };
+  });
 }

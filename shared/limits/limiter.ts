@@ -186,13 +186,22 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
    * the request needs the counters; then `consume` decides.
    */
   function consumeSync(req: LimitRequest): LimitDecision | undefined {
-    if (catalog.plans[req.plan].dailyQuota !== null || rateRule(catalog, req.plan, req.keyType, req.generation)) return undefined;
+    const takesQuota = catalog.plans[req.plan].dailyQuota !== null && req.outsideQuota !== true;
+    if (takesQuota || rateRule(catalog, req.plan, req.keyType, req.generation)) return undefined;
     const at = now();
+    if (req.outsideQuota === true) {
+      assertReachable();
+      return noLimit(at);
+    }
     const scope: UsageScope = req.sandbox ? 'sandbox' : 'production';
     const day = utcDayOf(at);
     assertReachable();
     batch.add(quotaDayRedisKey(base, scope, req.accountId, day), req.accountId, day, scope);
     countAccepted(req, day, scope);
+    return noLimit(at);
+  }
+
+  function noLimit(at: number): LimitDecision {
     const resetAtUnix = nextUtcMidnightMs(at) / 1000;
     return { allowed: true, window: 'none', limit: NO_LIMIT, remaining: NO_LIMIT, resetAtUnix, retryAfterSeconds: 0 };
   }
@@ -241,7 +250,9 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
 
     const dayKey = quotaDayRedisKey(base, scope, req.accountId, day);
     let daily: Figures | undefined;
-    if (quota === null) {
+    if (req.outsideQuota === true) {
+      // Reading usage: neither refused by the day's quota nor counted in it (LimitRequest.outsideQuota).
+    } else if (quota === null) {
       assertReachable();
       batch.add(dayKey, req.accountId, day, scope);
     } else {
@@ -263,7 +274,7 @@ function createLimiter(counters: CounterBackend, base: string, options: LimiterO
       }
       daily = { window: 'day', limit: quota, remaining: quota - taken.used, resetAtUnix: dayResetUnix };
     }
-    countAccepted(req, day, scope);
+    if (req.outsideQuota !== true) countAccepted(req, day, scope);
 
     const binding = pickBinding(rate, daily) ?? { window: 'none', limit: NO_LIMIT, remaining: NO_LIMIT, resetAtUnix: dayResetUnix };
     return {

@@ -24,6 +24,12 @@ export interface LimitRequest {
    * per-token id, so the breakdown stays bounded. Omitted: only the account total is counted.
    */
   credential?: string;
+  /**
+   * Reading the account's usage (/v1/usage, /v1/status): counted in its rate window only, never
+   * refused by the daily quota and never counted in it, so the figure a customer reads is the one
+   * that refused them (docs/limits.md "Headers and errors").
+   */
+  outsideQuota?: boolean;
 }
 
 /** Period the figures of a decision describe; `none` when no limit applies (limit = -1). */

@@ -40,7 +40,7 @@ export class KyselyOAuthServerStore implements OAuthServerStore {
 
   async insertCode(
     codeHash: string,
-    code: Omit<OAuthCodeRecord, 'consumedAt' | 'consentId'> & { consentId?: string | null },
+    code: Omit<OAuthCodeRecord, 'consumedAt' | 'consentId' | 'apiKeyId'> & { consentId?: string | null; apiKeyId?: string | null },
   ): Promise<void> {
     await this.db
       .insertInto('oauth_codes')
@@ -57,13 +57,21 @@ export class KyselyOAuthServerStore implements OAuthServerStore {
         expires_at: code.expiresAt.getTime(),
         consumed_at: null,
         consent_id: code.consentId ?? null,
+        api_key_id: code.apiKeyId ?? null,
       })
       .execute();
   }
 
+  /** With the revocation of the API key that authorised it, if any: such a code counts as used from then on. */
   async findCode(codeHash: string): Promise<OAuthCodeRecord | undefined> {
-    const row = await this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
-    return row && toCode(row);
+    const row = await this.db
+      .selectFrom('oauth_codes as c')
+      .leftJoin('api_keys as k', 'k.id', 'c.api_key_id')
+      .selectAll('c')
+      .select('k.revoked_at as key_revoked_at')
+      .where('c.code_hash', '=', codeHash)
+      .executeTakeFirst();
+    return row && toCode({ ...row, consumed_at: earliest(row.consumed_at, row.key_revoked_at) });
   }
 
   /** Marks the code used; false if it was already used (or never existed). */
@@ -151,12 +159,18 @@ export class KyselyOAuthServerStore implements OAuthServerStore {
     await this.db.deleteFrom('oauth_refresh_tokens').where('expires_at', '<', before).execute();
   }
 
+  /**
+   * A token authorised by an API key (the operator path) is revoked from the moment the key is
+   * (docs/decisions.md "Enterprise JWT and OAuth 2.0"): read here, in the same query, so no token issued while the key
+   * was being revoked slips through, on SQLite and PostgreSQL alike.
+   */
   async #findToken(table: TokenTable, tokenHash: string): Promise<OAuthTokenRecord | undefined> {
     const row = await this.db
       .selectFrom(`${table} as t`)
       .innerJoin('accounts as a', 'a.id', 't.account_id')
+      .leftJoin('api_keys as k', 'k.id', 't.api_key_id')
       .selectAll('t')
-      .select('a.plan as account_plan')
+      .select(['a.plan as account_plan', 'k.revoked_at as key_revoked_at'])
       .where('t.token_hash', '=', tokenHash)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -166,10 +180,11 @@ export class KyselyOAuthServerStore implements OAuthServerStore {
       accountPlan: (PLANS as readonly string[]).includes(row.account_plan) ? (row.account_plan as Plan) : undefined,
       grantId: row.grant_id,
       consentId: row.consent_id,
+      apiKeyId: row.api_key_id,
       scope: splitScope(row.scope),
       issuedAt: toDate(row.created_at),
       expiresAt: toDate(row.expires_at),
-      revokedAt: toNullableDate(row.revoked_at),
+      revokedAt: toNullableDate(earliest(row.revoked_at, row.key_revoked_at)),
     };
   }
 }
@@ -180,6 +195,7 @@ function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
     accountId: row.account_id,
     grantId: row.grant_id,
     consentId: row.consent_id,
+    apiKeyId: row.api_key_id,
     redirectUri: row.redirect_uri,
     scope: splitScope(row.scope),
     codeChallenge: row.code_challenge,
@@ -196,9 +212,16 @@ function toTokenRow(token: NewOAuthToken): Selectable<OAuthTokensTable> {
     account_id: token.accountId,
     grant_id: token.grantId,
     consent_id: token.consentId ?? null,
+    api_key_id: token.apiKeyId ?? null,
     scope: token.scope.join(' '),
     created_at: Date.now(),
     expires_at: token.expiresAt.getTime(),
     revoked_at: null,
   };
+}
+
+/** The earlier of two optional instants (epoch ms), as the moment a row stopped being usable. */
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
 }

@@ -121,6 +121,15 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('usage_flushes_applied_at_idx').on('usage_flushes').column('applied_at').execute();
     },
   },
+  // The API key whose holder consented on the operator path (docs/auth.md), so revoking the key
+  // cuts off the codes and tokens it authorised. Nullable: browser consents have no key.
+  '0005_oauth_issuing_key': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      for (const table of ['oauth_codes', 'oauth_access_tokens', 'oauth_refresh_tokens']) {
+        await db.schema.alterTable(table).addColumn('api_key_id', 'text').execute();
+      }
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

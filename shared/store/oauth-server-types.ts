@@ -25,9 +25,15 @@ export interface OAuthCodeRecord {
   codeChallenge: string;
   codeChallengeMethod: string;
   expiresAt: Date;
+  /**
+   * When the code was exchanged, or when the API key that authorised it was revoked (operator path,
+   * docs/decisions.md "Enterprise JWT and OAuth 2.0"): either way it can no longer be exchanged.
+   */
   consumedAt: Date | null;
   /** The person's consent (oauth_grants) this was issued under; null before consents existed. */
   consentId: string | null;
+  /** The API key presented as consent on the operator path; null for a person's consent. */
+  apiKeyId: string | null;
 }
 
 export interface OAuthTokenRecord {
@@ -38,8 +44,11 @@ export interface OAuthTokenRecord {
   grantId: string;
   consentId: string | null;
   scope: string[];
+  /** The API key presented as consent on the operator path; null for a person's consent. */
+  apiKeyId: string | null;
   issuedAt: Date;
   expiresAt: Date;
+  /** When the token was revoked, or when the API key that authorised it was (whichever came first). */
   revokedAt: Date | null;
 }
 
@@ -49,6 +58,7 @@ export interface NewOAuthToken {
   accountId: string;
   grantId: string;
   consentId?: string | null;
+  apiKeyId?: string | null;
   scope: string[];
   expiresAt: Date;
 }
@@ -65,7 +75,10 @@ export interface OAuthServerStore {
   /** Deletes the client; its codes and tokens go with it. */
   deleteClient(id: string): Promise<boolean>;
 
-  insertCode(codeHash: string, code: Omit<OAuthCodeRecord, 'consumedAt' | 'consentId'> & { consentId?: string | null }): Promise<void>;
+  insertCode(
+    codeHash: string,
+    code: Omit<OAuthCodeRecord, 'consumedAt' | 'consentId' | 'apiKeyId'> & { consentId?: string | null; apiKeyId?: string | null },
+  ): Promise<void>;
   findCode(codeHash: string): Promise<OAuthCodeRecord | undefined>;
   /** Marks the code used; false if it was already used (or never existed). */
   consumeCode(codeHash: string, now?: Date): Promise<boolean>;

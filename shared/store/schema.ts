@@ -84,6 +84,8 @@ export interface OAuthCodesTable {
   consumed_at: number | null;
   /** The person's consent (oauth_grants.id, migration 0003) the code was issued under; ending it revokes the code. */
   consent_id: ConsentColumn;
+  /** The API key presented as consent on the operator path (migration 0004); revoking it revokes the code. */
+  api_key_id: IssuingKeyColumn;
 }
 
 export interface OAuthTokensTable {
@@ -97,10 +99,15 @@ export interface OAuthTokensTable {
   revoked_at: number | null;
   /** As on oauth_codes: carried from the code to every token of its grant. */
   consent_id: ConsentColumn;
+  /** As on oauth_codes: carried from the code to every token of its grant. */
+  api_key_id: IssuingKeyColumn;
 }
 
 /** Null for rows from before consents existed; optional on insert. */
 type ConsentColumn = ColumnType<string | null, string | null | undefined, string | null>;
+
+/** Null unless issued on the operator path, and for rows from before migration 0004; optional on insert. */
+type IssuingKeyColumn = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface Database extends DashboardTables {
   accounts: AccountsTable;

@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../deploy/admin/cli.js';
 import { EMBEDDED_QUEUE_MESSAGE } from '../../deploy/admin/queue-commands.js';
 import { createApiKey } from '../../shared/keys/api-keys.js';
 import { QUEUE_NAMES, type HashJob } from '../../shared/jobs/contracts.js';
@@ -296,6 +298,23 @@ describe('admin CLI: queues and jobs (distributed mode)', () => {
     expect(await hashSummary()).toMatchObject({ completed: 0, failed: 0 });
     expect(await queue.get(id)).toBeUndefined();
   });
+
+  it('queues pause|resume, jobs retry <id> and jobs remove take --json too', async () => {
+    expect(JSON.parse((await distributed('queues', 'pause', 'hash', '--json')).stdout)).toEqual({ queue: 'hash', paused: true });
+    const { id: held } = await queue.submit('hash', hash('held-for-json'), { accountId });
+    const removed = await distributed('jobs', 'remove', held, '--json');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toEqual({ id: held, queue: 'hash', state: 'waiting', removed: true });
+    expect(JSON.parse((await distributed('queues', 'resume', 'hash', '--json')).stdout)).toEqual({ queue: 'hash', paused: false });
+
+    const { id } = await queue.submit('hash', hash('flaky:1:json-retry'), { accountId });
+    expect((await finished(queue, id)).state).toBe('failed');
+    const retried = await distributed('jobs', 'retry', id, '--json');
+    expect(retried.code, retried.stderr).toBe(0);
+    // The shape of `jobs retry --all-failed <queue> --json`, for one job.
+    expect(JSON.parse(retried.stdout)).toEqual({ queue: 'hash', retried: 1, skipped: 0, id });
+    expect((await finished(queue, id)).state).toBe('completed');
+  });
 });
 
 describe('admin CLI: usage, --json lists, --version', () => {
@@ -348,6 +367,131 @@ describe('admin CLI: usage, --json lists, --version', () => {
     expect(unknown.stderr).toContain('error: No account acc_nope');
     for (const days of ['0', '367', 'x']) expect((await embedded('usage', '--account', account.id, '--days', days)).code).toBe(2);
     expect((await embedded('usage')).code).toBe(2);
+  });
+
+  it('every command takes --json: one choice in deploy/admin/output.ts, not a copy per command', () => {
+    const leaves = (command: Command, path: string[] = []): Array<[string, Command]> =>
+      command.commands.length === 0 ? [[path.join(' '), command]] : command.commands.flatMap((sub) => leaves(sub, [...path, sub.name()]));
+    const commands = leaves(buildProgram());
+    expect(commands.map(([name]) => name)).toEqual([
+      'accounts create',
+      'accounts list',
+      'accounts set-plan',
+      'keys create',
+      'keys list',
+      'keys revoke',
+      'oauth register',
+      'oauth list',
+      'oauth delete',
+      'jwt issue',
+      'queues pause',
+      'queues resume',
+      'jobs get',
+      'jobs failed',
+      'jobs retry',
+      'jobs remove',
+      'jobs clean',
+      'usage',
+      'users create',
+      'users reset-password',
+      'users list',
+    ]);
+    const withoutJson = [...commands, ['queues', buildProgram().commands.find((c) => c.name() === 'queues')!] as [string, Command]]
+      .filter(([, command]) => !command.options.some((o) => o.long === '--json'))
+      .map(([name]) => name);
+    expect(withoutJson).toEqual([]);
+  });
+
+  it('accounts, keys, oauth, jwt and users commands print one JSON document with --json', async () => {
+    const created = await embedded('accounts', 'create', '--name', 'json-all', '--plan', 'pro', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const account = JSON.parse(created.stdout) as { id: string; createdAt: string };
+    expect(account).toMatchObject({ id: expect.stringMatching(/^acc_/), name: 'json-all', plan: 'pro', createdAt: expect.any(String) });
+    // The account as `accounts list --json` shows it.
+    expect(JSON.parse((await embedded('accounts', 'list', '--json')).stdout)).toContainEqual(account);
+    expect(JSON.parse((await embedded('accounts', 'set-plan', account.id, 'enterprise', '--json')).stdout)).toEqual({
+      id: account.id,
+      plan: 'enterprise',
+    });
+
+    const key = await embedded('keys', 'create', '--account', account.id, '--type', 'production', '--description', 'ci', '--json');
+    expect(key.code, key.stderr).toBe(0);
+    const keyDoc = JSON.parse(key.stdout) as { id: string; secret: string };
+    const [listedKey] = JSON.parse((await embedded('keys', 'list', '--account', account.id, '--json')).stdout) as unknown[];
+    // The key as `keys list --json` shows it, plus its secret (printed this once).
+    expect(keyDoc).toEqual({ ...(listedKey as object), secret: expect.stringMatching(/^s224_/) });
+    expect(key.stderr).toContain('Store the key now');
+    expect(JSON.parse((await embedded('keys', 'revoke', keyDoc.id, '--json')).stdout)).toEqual({
+      id: keyDoc.id,
+      revoked: true,
+      alreadyRevoked: false,
+    });
+    expect(JSON.parse((await embedded('keys', 'revoke', keyDoc.id, '--json')).stdout)).toEqual({
+      id: keyDoc.id,
+      revoked: true,
+      alreadyRevoked: true,
+    });
+
+    const registered = await embedded(
+      'oauth',
+      'register',
+      '--account',
+      account.id,
+      '--name',
+      'app',
+      '--redirect-uri',
+      'https://app.example/cb',
+      '--json',
+    );
+    expect(registered.code, registered.stderr).toBe(0);
+    const client = JSON.parse(registered.stdout) as { clientId: string };
+    expect(client).toEqual({ clientId: expect.any(String), clientSecret: expect.any(String), accountId: account.id, isPublic: false });
+    expect(JSON.parse((await embedded('oauth', 'delete', client.clientId, '--json')).stdout)).toEqual({
+      clientId: client.clientId,
+      deleted: true,
+    });
+
+    const jwt = await admin(
+      { JWT_SECRET: 'j'.repeat(40) },
+      'jwt',
+      'issue',
+      '--account',
+      account.id,
+      '--permissions',
+      'hash:create',
+      '--json',
+    );
+    expect(jwt.code, jwt.stderr).toBe(0);
+    expect(JSON.parse(jwt.stdout)).toEqual({
+      token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      accountId: account.id,
+      permissions: ['hash:create'],
+      lifetimeSeconds: 900,
+    });
+
+    const email = `json.${account.id}@example.com`;
+    const person = await embedded('users', 'create', '--account', account.id, '--email', email, '--role', 'admin', '--json');
+    expect(person.code, person.stderr).toBe(0);
+    const personDoc = JSON.parse(person.stdout) as { userId: string };
+    expect(personDoc).toEqual({
+      userId: expect.any(String),
+      email,
+      accountId: account.id,
+      role: 'admin',
+      added: true,
+      setupLink: { url: expect.stringMatching(/^http:\/\/.+#token=/), expiresAt: expect.any(String) },
+    });
+    const reset = await embedded('users', 'reset-password', email, '--json');
+    expect(JSON.parse(reset.stdout)).toEqual({
+      userId: personDoc.userId,
+      email,
+      link: { url: expect.stringMatching(/#token=/), expiresAt: expect.any(String) },
+    });
+    expect(JSON.parse((await embedded('users', 'list', '--account', account.id, '--json')).stdout)).toEqual([
+      { email, userId: personDoc.userId, accountId: account.id, role: 'admin', hasPassword: false, name: '' },
+    ]);
+    // Without --json, the same commands still print for people.
+    expect((await embedded('users', 'list', '--account', account.id)).stdout).toMatch(/^EMAIL\s+USER\s+ACCOUNT\s+ROLE\s+PASSWORD\s+NAME\n/);
   });
 
   it('accounts list, keys list and oauth list take --json (never a secret); --version prints the version', async () => {

@@ -99,6 +99,20 @@ describe.each(TARGETS)('/v1 errors, authentication and limits on %s', (target) =
     expect((await call(op, {}, `?api_key=${s.keys.production}`)).body.hash).toBe(ABC);
     const header = await call(op, { 'x-api-key': s.keys.production });
     expect(header.status).toBe(401);
+    // The refusal says which header v1 reads instead of claiming no key was presented.
+    expect(header.body).toEqual({
+      error: {
+        code: 'UNAUTHORIZED',
+        message: 'Invalid or missing API key',
+        details: { info: 'X-API-Key is a /v2 header; /v1 takes Authorization: Bearer <key> (or ?api_key=<key>)' },
+      },
+    });
+    const usage = await call(
+      OPERATIONS.find((o) => o.path === '/v1/usage')!,
+      { 'x-api-key': s.keys.production },
+    );
+    expect(usage.status).toBe(401);
+    expect(usage.body.error.details.info).toMatch(/^X-API-Key is a \/v2 header/);
   });
 
   it('refuses an unknown key and a malformed Authorization header with 401', async () => {

@@ -19,6 +19,7 @@ import type { Role } from '../../shared/store/dashboard-types.js';
 import type { KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import type { Database } from '../../shared/store/schema.js';
 import { postJson, startTestServer, type TestServer } from '../helpers/api-server.js';
+import type { EngineName } from '../store/engines.js';
 import { authorize, basic, pkcePair, postForm } from './oauth-helpers.js';
 import { SHA224_ABC } from '../helpers/digests.js';
 
@@ -70,8 +71,9 @@ export class OAuthFixture {
     return (this.s.store as KyselyAccountStore).db;
   }
 
-  async start(): Promise<void> {
-    this.#server = await startTestServer();
+  /** On SQLite unless `engine` says otherwise. */
+  async start(engine?: EngineName): Promise<void> {
+    this.#server = await startTestServer(engine === undefined ? {} : { engine });
     const client = await this.registerClient('Test app', [REDIRECT, LOOPBACK_REDIRECT]);
     this.clientId = client.clientId;
     this.clientSecret = client.clientSecret;

@@ -87,6 +87,8 @@ describe('management API on the API node', () => {
     const res = await api('POST', '/session', { body: { email, password: PASSWORD }, origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
+    const spelled = await api('POST', '/session', { body: { email, password: PASSWORD }, origin: s.url.replace(/^http:/, 'HTTP:') });
+    expect(spelled.status).toBe(200);
   });
 
   it('needs Origin and the CSRF token to change anything, then creates a key that works', async () => {
@@ -103,6 +105,9 @@ describe('management API on the API node', () => {
     }
     const created = await api('POST', path, { cookie, body, csrf });
     expect(created.status).toBe(200);
+    // The same origin in another spelling (scheme case) is the same origin, as a browser compares it.
+    const spelled = await api('POST', path, { cookie, body, csrf, origin: s.url.replace(/^http:/, 'HTTP:') });
+    expect(spelled.status).toBe(200);
     const secret: string = created.body.secret;
     const hashed = await fetch(`${s.url}/v2/hash`, {
       method: 'POST',

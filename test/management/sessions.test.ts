@@ -143,11 +143,18 @@ describe('CSRF', () => {
     ).not.toThrow();
     expect(() => assertCsrf(ok, session, origins)).not.toThrow();
     expect(() => assertCsrf({ ...ok, origin: undefined, secFetchSite: 'same-origin' }, session, origins)).not.toThrow();
+    // Compared as a browser serialises an origin: scheme and host case, default port.
+    for (const origin of ['https://HASH.example.com', 'HTTPS://Hash.Example.Com:443']) {
+      expect(() => assertCsrf({ ...ok, origin }, session, origins), origin).not.toThrow();
+    }
     for (const bad of [
       { ...ok, presentedToken: undefined },
       { ...ok, presentedToken: 'x' },
       { ...ok, origin: 'https://evil.example' },
       { ...ok, origin: 'null' },
+      { ...ok, origin: 'https://hash.example.com:8443' },
+      { ...ok, origin: 'http://hash.example.com' },
+      { ...ok, origin: 'https://hash.example.com/' },
       { ...ok, origin: undefined, secFetchSite: 'cross-site' },
       { ...ok, origin: undefined, secFetchSite: undefined },
       { ...ok, method: 'DELETE', presentedToken: undefined },

@@ -225,6 +225,54 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/v2/hash'].post.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: 'Idempotency-Key' }));
   });
 
+  it('documents Retry-After on every 429 and 503 answer, as the standard header component', () => {
+    const answers = operations(doc).flatMap(({ path: p, method, op }) =>
+      ['429', '503']
+        .filter((status) => op.responses[status] !== undefined)
+        .map((status) => ({ at: `${method.toUpperCase()} ${p} ${status}`, headers: resolve(doc, op.responses[status]).headers ?? {} })),
+    );
+    // v1, v2, the readiness probe and the dashboard's sign-in throttling.
+    expect(answers.map((a) => a.at)).toEqual(expect.arrayContaining(['POST /v2/hash 503', 'GET /v1/usage 429', 'GET /readyz 503']));
+    expect(answers.filter((a) => a.at.includes('/dashboard/api/')).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.headers['Retry-After']?.$ref !== '#/components/headers/Retry-After').map((a) => a.at)).toEqual([]);
+    expect(doc.components.headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+  });
+
+  it('types every timestamp an answer carries as a date-time', () => {
+    const untyped: string[] = [];
+    const visit = (node: any, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [name, property] of Object.entries((node.properties ?? {}) as Record<string, any>)) {
+        const timestamp = /(^timestamp$|At$|_at$|Time$|^since$|^reset$)/.test(name) && property?.type !== 'integer';
+        const format = property?.format ?? property?.anyOf?.find((s: any) => s.type === 'string')?.format;
+        if (timestamp && format !== 'date-time') untyped.push(`${where}.${name}`);
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}/${key}`);
+    };
+    visit(doc.components.schemas, 'schemas');
+    expect(untyped).toEqual([]);
+    expect(doc.components.schemas.HashResponse.properties.timestamp.format).toBe('date-time');
+    expect(doc.components.schemas.V1UsageResponse.properties.account.properties.quota.properties.resetTime.format).toBe('date-time');
+  });
+
+  it('states request defaults in words: `required` lists what a caller must send, and no request property is marked present by a `default`', () => {
+    const hash = doc.components.schemas.HashRequest;
+    expect(hash.required).toEqual(['data']);
+    expect(hash.properties.encoding).toEqual({
+      type: 'string',
+      enum: ['utf8', 'hex', 'base64'],
+      description: 'Encoding of the input string. Defaults to "utf8" when omitted.',
+    });
+    const withDefault = Object.entries(doc.components.schemas as Record<string, any>)
+      .filter(([name]) => /Request$/.test(name))
+      .flatMap(([name, schema]) =>
+        Object.entries((schema.properties ?? {}) as Record<string, any>)
+          .filter(([, property]) => 'default' in property)
+          .map(([field]) => `${name}.${field}`),
+      );
+    expect(withDefault).toEqual([]);
+  });
+
   it("requires /v2/file's file part and describes it", () => {
     const body = doc.paths['/v2/file'].post.requestBody;
     expect(body.required).toBe(true);

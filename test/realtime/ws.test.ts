@@ -172,6 +172,10 @@ describe('/v2/ws upgrade: authentication, permission, Origin, connection limits 
     const ok = await WsClient.open(wsUrl(s.url, s.keys.client), { origin: 'https://app.example.com' });
     expect((await ok.request({ action: 'hash', id: 'c', data: 'abc' })).hash).toBe(ABC);
     await ok.close();
+    // Compared as a browser serialises the origin: host case and the default port do not matter.
+    const spelled = await WsClient.open(wsUrl(s.url, s.keys.client), { origin: 'https://APP.example.com:443' });
+    expect((await spelled.request({ action: 'hash', id: 'd', data: 'abc' })).hash).toBe(ABC);
+    await spelled.close();
   });
 
   it('refuses an upgrade to an unknown path with 404', async () => {

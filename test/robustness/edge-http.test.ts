@@ -190,11 +190,32 @@ describe('the edge of the HTTP API', () => {
     });
 
     it.each([
+      ['https://APP.example.com', 'https://app.example.com'],
+      ['HTTPS://App.Example.COM', 'https://app.example.com'],
+      ['https://app.example.com:443', 'https://app.example.com'],
+      ['http://app.example.com:80', 'http://app.example.com'],
+      ['HTTP://APP.EXAMPLE.COM:8443', 'http://app.example.com:8443'],
+    ])('%s is the same origin as a browser serialises it (%s): accepted, and that form echoed', async (origin, serialised) => {
+      const res = await post(origin);
+      expect(res.status).toBe(200);
+      expect((await res.json()).hash).toBe(sha224Hex('abc'));
+      expect(res.headers.get('access-control-allow-origin')).toBe(serialised);
+      const preflight = await fetch(`${s.url}/v2/hash`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(serialised);
+    });
+
+    it.each([
       'https://app.example.com\\@evil.com',
       'https://app%2eexample.com',
-      'https://APP.example.com',
-      'https://app.example.com:443',
       'https://user@app.example.com',
+      'https://app.example.com/',
+      'https://app.example.com:0443',
+      'ftp://app.example.com',
+      'https://app.example.com.evil.net',
       'null',
       'app.example.com',
     ])('a non-canonical or foreign form is refused (403) and never echoed: %s', async (origin) => {

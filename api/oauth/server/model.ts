@@ -45,6 +45,11 @@ export interface OAuthUser extends User {
    * the consent in the dashboard revokes them (docs/decisions.md "Dashboard and accounts").
    */
   consentId?: string | null;
+  /**
+   * The API key presented as consent on the operator path, carried to every token like `consentId`,
+   * so revoking the key revokes them (docs/decisions.md "Enterprise JWT and OAuth 2.0").
+   */
+  apiKeyId?: string | null;
   /** Set by `getRefreshToken`: the SHA-256 of the refresh token this request rotates out (in `saveToken`). */
   rotatesRefreshTokenHash?: string;
 }
@@ -126,9 +131,14 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         codeChallengeMethod: code.codeChallengeMethod,
         expiresAt: code.expiresAt,
         consentId: owner.consentId ?? null,
+        apiKeyId: owner.apiKeyId ?? null,
       });
       if (purgeOnAuthorize) void store.purgeExpired().catch(() => undefined);
-      return { ...code, client, user: { accountId: owner.accountId, grantId, consentId: owner.consentId ?? null } };
+      return {
+        ...code,
+        client,
+        user: { accountId: owner.accountId, grantId, consentId: owner.consentId ?? null, apiKeyId: owner.apiKeyId ?? null },
+      };
     },
 
     async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | false> {
@@ -148,7 +158,7 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         redirectUri: code.redirectUri,
         scope: code.scope,
         client,
-        user: { accountId: code.accountId, grantId: code.grantId, consentId: code.consentId } satisfies OAuthUser,
+        user: { accountId: code.accountId, grantId: code.grantId, consentId: code.consentId, apiKeyId: code.apiKeyId } satisfies OAuthUser,
         codeChallenge: code.codeChallenge,
         codeChallengeMethod: code.codeChallengeMethod,
       };
@@ -167,7 +177,14 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
       await assertEnterprise(owner.accountId);
       const scope = token.scope ?? [];
       if (!token.accessTokenExpiresAt) throw new ServerError('Server error: access token has no expiry');
-      const base = { clientId: client.id, accountId: owner.accountId, grantId, consentId: owner.consentId ?? null, scope };
+      const base = {
+        clientId: client.id,
+        accountId: owner.accountId,
+        grantId,
+        consentId: owner.consentId ?? null,
+        apiKeyId: owner.apiKeyId ?? null,
+        scope,
+      };
       const access = { ...base, tokenHash: hashOAuthSecret(token.accessToken), expiresAt: token.accessTokenExpiresAt };
       const refresh =
         token.refreshToken && token.refreshTokenExpiresAt
@@ -190,7 +207,12 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         refreshTokenExpiresAt: token.refreshTokenExpiresAt,
         scope,
         client,
-        user: { accountId: owner.accountId, grantId, consentId: owner.consentId ?? null } satisfies OAuthUser,
+        user: {
+          accountId: owner.accountId,
+          grantId,
+          consentId: owner.consentId ?? null,
+          apiKeyId: owner.apiKeyId ?? null,
+        } satisfies OAuthUser,
       };
     },
 
@@ -205,7 +227,12 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
         accessTokenExpiresAt: found.expiresAt,
         scope: found.scope,
         client,
-        user: { accountId: found.accountId, grantId: found.grantId, consentId: found.consentId } satisfies OAuthUser,
+        user: {
+          accountId: found.accountId,
+          grantId: found.grantId,
+          consentId: found.consentId,
+          apiKeyId: found.apiKeyId,
+        } satisfies OAuthUser,
       };
     },
 
@@ -235,6 +262,7 @@ export function createOAuthModel(options: OAuthModelOptions): OAuthModel {
           accountId: found.accountId,
           grantId: found.grantId,
           consentId: found.consentId,
+          apiKeyId: found.apiKeyId,
           rotatesRefreshTokenHash: hashOAuthSecret(refreshToken),
         } satisfies OAuthUser,
       };

@@ -123,10 +123,11 @@ class _BatchRequestRequired(TypedDict):
 
 class BatchRequest(_BatchRequestRequired, total=False):
     """``BatchRequest`` of /openapi.json."""
+    #: Defaults to true when omitted.
     parallel: bool
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
-    #: Digest format; binary is returned base64-encoded
+    #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     output: Literal["hex", "base64", "binary"]
 
 
@@ -214,9 +215,9 @@ class _HashRequestRequired(TypedDict):
 
 class HashRequest(_HashRequestRequired, total=False):
     """``HashRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
-    #: Digest format; binary is returned base64-encoded
+    #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     output: Literal["hex", "base64", "binary"]
 
 
@@ -243,11 +244,11 @@ class _HmacRequestRequired(TypedDict):
 
 class HmacRequest(_HmacRequestRequired, total=False):
     """``HmacRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     key_encoding: Literal["utf8", "hex", "base64"]
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
-    #: Digest format; binary is returned base64-encoded
+    #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     output: Literal["hex", "base64"]
 
 
@@ -443,7 +444,7 @@ class _V1BatchHashRequestRequired(TypedDict):
 
 class V1BatchHashRequest(_V1BatchHashRequestRequired, total=False):
     """``V1BatchHashRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 
@@ -479,7 +480,7 @@ class _V1BatchVerifyRequestRequired(TypedDict):
 
 class V1BatchVerifyRequest(_V1BatchVerifyRequestRequired, total=False):
     """``V1BatchVerifyRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 
@@ -561,9 +562,9 @@ class _V1HashRequestRequired(TypedDict):
 
 class V1HashRequest(_V1HashRequestRequired, total=False):
     """``V1HashRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
-    #: Digest format; binary is returned base64-encoded
+    #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     outputFormat: Literal["hex", "base64", "binary"]
 
 
@@ -584,11 +585,11 @@ class _V1HmacRequestRequired(TypedDict):
 
 class V1HmacRequest(_V1HmacRequestRequired, total=False):
     """``V1HmacRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     keyEncoding: Literal["utf8", "hex", "base64"]
-    #: Digest format; binary is returned base64-encoded
+    #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     outputFormat: Literal["hex", "base64"]
 
 
@@ -635,7 +636,7 @@ class _V1TextHashRequestRequired(TypedDict):
 
 class V1TextHashRequest(_V1TextHashRequestRequired, total=False):
     """``V1TextHashRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 
@@ -654,7 +655,7 @@ class _V1TextVerifyRequestRequired(TypedDict):
 
 class V1TextVerifyRequest(_V1TextVerifyRequestRequired, total=False):
     """``V1TextVerifyRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 
@@ -726,7 +727,7 @@ class _V1VerifyRequestRequired(TypedDict):
 
 class V1VerifyRequest(_V1VerifyRequestRequired, total=False):
     """``V1VerifyRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 
@@ -746,7 +747,7 @@ class _VerifyRequestRequired(TypedDict):
 
 class VerifyRequest(_VerifyRequestRequired, total=False):
     """``VerifyRequest`` of /openapi.json."""
-    #: Encoding of the input string
+    #: Encoding of the input string. Defaults to "utf8" when omitted.
     encoding: Literal["utf8", "hex", "base64"]
 
 

@@ -633,7 +633,10 @@ export interface components {
       /** @enum {string} */
       algorithm: 'SHA-224';
       encoding: string;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
@@ -641,14 +644,12 @@ export interface components {
     HashRequest: {
       data: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Digest format; binary is returned base64-encoded
-       * @default hex
+       * @description Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
        * @enum {string}
        */
       output?: 'hex' | 'base64' | 'binary';
@@ -665,8 +666,7 @@ export interface components {
       data: string;
       hash: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -678,7 +678,10 @@ export interface components {
       /** @enum {string} */
       algorithm: 'HMAC-SHA-224';
       encoding: string;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
@@ -687,20 +690,17 @@ export interface components {
       data: string;
       key: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       key_encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Digest format; binary is returned base64-encoded
-       * @default hex
+       * @description Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
        * @enum {string}
        */
       output?: 'hex' | 'base64';
@@ -716,7 +716,10 @@ export interface components {
       /** @enum {string} */
       algorithm: 'SHA-224';
       encoding: string;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
@@ -735,17 +738,15 @@ export interface components {
         id: string;
         data: string;
       }[];
-      /** @default true */
+      /** @description Defaults to true when omitted. */
       parallel?: boolean;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Digest format; binary is returned base64-encoded
-       * @default hex
+       * @description Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
        * @enum {string}
        */
       output?: 'hex' | 'base64' | 'binary';
@@ -760,7 +761,10 @@ export interface components {
       filename: string;
       size: number;
       chunk_size: number;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
@@ -774,7 +778,10 @@ export interface components {
       encoding: string;
       size: number;
       chunk_size: number;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
@@ -816,7 +823,10 @@ export interface components {
       success: true;
       /** @description Lowercase hex */
       digest: string;
-      /** @example 2026-11-21T12:00:00.000Z */
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
       timestamp: string;
       job_id: string;
       /** @enum {string} */
@@ -844,6 +854,7 @@ export interface components {
       /** @enum {string} */
       encoding: 'hex' | 'base64';
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -852,14 +863,12 @@ export interface components {
     V1HashRequest: {
       data: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Digest format; binary is returned base64-encoded
-       * @default hex
+       * @description Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
        * @enum {string}
        */
       outputFormat?: 'hex' | 'base64' | 'binary';
@@ -871,6 +880,7 @@ export interface components {
       /** @enum {string} */
       algorithm: 'sha224';
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -881,6 +891,7 @@ export interface components {
       expected: string;
       computed: string;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -890,8 +901,7 @@ export interface components {
       data: string;
       hash: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -900,8 +910,7 @@ export interface components {
       hash: string;
       text: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -917,6 +926,7 @@ export interface components {
       fileName: string;
       fileSize: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -931,6 +941,7 @@ export interface components {
       /** @enum {string} */
       encoding: 'hex' | 'base64';
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -940,20 +951,17 @@ export interface components {
       data: string;
       key: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       keyEncoding?: 'utf8' | 'hex' | 'base64';
       /**
-       * @description Digest format; binary is returned base64-encoded
-       * @default hex
+       * @description Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
        * @enum {string}
        */
       outputFormat?: 'hex' | 'base64';
@@ -970,6 +978,7 @@ export interface components {
           /** @description -1 when the plan has no daily quota */
           remaining: number;
           /**
+           * Format: date-time
            * @description ISO 8601 UTC, second precision
            * @example 2026-11-21T12:00:00Z
            */
@@ -982,6 +991,7 @@ export interface components {
         };
       };
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -991,6 +1001,7 @@ export interface components {
       hash: string;
       input_length: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -999,8 +1010,7 @@ export interface components {
     V1TextHashRequest: {
       text: string;
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -1010,6 +1020,7 @@ export interface components {
       filename: string;
       filesize: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1020,6 +1031,7 @@ export interface components {
       url: string;
       content_length: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1037,6 +1049,7 @@ export interface components {
       computed: string;
       filename: string;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1050,6 +1063,7 @@ export interface components {
       }[];
       count: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1062,8 +1076,7 @@ export interface components {
         text: string;
       }[];
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -1077,6 +1090,7 @@ export interface components {
       }[];
       count: number;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1090,8 +1104,7 @@ export interface components {
         text: string;
       }[];
       /**
-       * @description Encoding of the input string
-       * @default utf8
+       * @description Encoding of the input string. Defaults to "utf8" when omitted.
        * @enum {string}
        */
       encoding?: 'utf8' | 'hex' | 'base64';
@@ -1099,6 +1112,7 @@ export interface components {
     V1CompareResponse: {
       match: boolean;
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1117,6 +1131,7 @@ export interface components {
         limit: number;
         remaining: number;
         /**
+         * Format: date-time
          * @description ISO 8601 UTC, second precision
          * @example 2026-11-21T12:00:00Z
          */
@@ -1129,6 +1144,7 @@ export interface components {
         requests_quota: number;
       };
       /**
+       * Format: date-time
        * @description ISO 8601 UTC, second precision
        * @example 2026-11-21T12:00:00Z
        */
@@ -1392,6 +1408,7 @@ export interface components {
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
         'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
         'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
       content: {
@@ -1601,6 +1618,7 @@ export interface components {
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
         'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
         'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'Retry-After': components['headers']['Retry-After'];
         [name: string]: unknown;
       };
       content: {
@@ -1707,7 +1725,7 @@ export interface components {
     'X-RateLimit-Reset': number;
     /** @description v2: seconds until a refused request may be sent again; 0 while requests are allowed. */
     'X-RateLimit-Retry-After': number;
-    /** @description Seconds to wait before sending the request again (RFC 9110 §10.2.3). */
+    /** @description Seconds to wait before sending the request again (RFC 9110 §10.2.3): on every 429 and 503; the window's reset, or 1 when the end of an outage is not known. */
     'Retry-After': number;
     /** @description `true` when the `Idempotency-Key` was seen before with the same request: the answer names the first job. */
     'Idempotent-Replayed': 'true';
@@ -3145,6 +3163,7 @@ export interface operations {
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
