@@ -12,7 +12,8 @@ export interface Series {
 
 const WIDTH = 720;
 const HEIGHT = 240;
-const PAD = { top: 12, right: 8, bottom: 32, left: 64 };
+// The left pad holds the y labels at the 22-unit font a phone gets (components.css): "50,000" needs ~75 units.
+const PAD = { top: 12, right: 8, bottom: 32, left: 84 };
 
 /** A round maximum for the y axis: 1, 2 or 5 times a power of ten, at least `max`. */
 export function niceMax(max: number): number {
