@@ -6,40 +6,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { KeyUsageEntry, KeyUsageStore, UsageGeneration, UsageScope } from './types.js';
-
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const SCOPES: readonly string[] = ['production', 'sandbox'];
-const GENERATIONS: readonly string[] = ['v1a', 'v1b', 'v2', 'ws'];
+import { assertDay, assertKeyUsageEntry, assertScope, upsertKeyUsage } from './usage-rows.js';
 
 export class KyselyKeyUsageStore implements KeyUsageStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async add(entry: KeyUsageEntry): Promise<void> {
-    assertDay(entry.day);
-    assertScope(entry.scope);
-    if (!GENERATIONS.includes(entry.generation)) throw new RangeError(`generation: must be one of ${GENERATIONS.join(', ')}`);
-    if (typeof entry.credential !== 'string' || entry.credential === '' || entry.credential.length > 200) {
-      throw new RangeError('credential: must be 1 to 200 characters');
-    }
-    if (!Number.isSafeInteger(entry.count) || entry.count < 0) throw new RangeError('count: must be a non-negative integer');
-    if (entry.count === 0) return;
-    // One statement, as addUsage: concurrent flushes from several nodes add up, none is lost.
-    await this.db
-      .insertInto('usage_key_daily')
-      .values({
-        account_id: entry.accountId,
-        day: entry.day,
-        scope: entry.scope,
-        credential: entry.credential,
-        generation: entry.generation,
-        count: entry.count,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'scope', 'credential', 'generation'])
-          .doUpdateSet((eb) => ({ count: eb('usage_key_daily.count', '+', eb.ref('excluded.count')) })),
-      )
-      .execute();
+    assertKeyUsageEntry(entry);
+    // One statement, as the usage flush: concurrent adds from several nodes add up, none is lost.
+    if (entry.count > 0) await upsertKeyUsage(this.db, [entry]);
   }
 
   async listByCredential(accountId: string, scope: UsageScope, fromDay: string, toDay: string): Promise<KeyUsageEntry[]> {
@@ -78,14 +53,6 @@ export class KyselyKeyUsageStore implements KeyUsageStore {
       .execute();
     return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
   }
-}
-
-function assertDay(day: string): void {
-  if (!DAY_RE.test(day)) throw new RangeError("day: must be 'YYYY-MM-DD'");
-}
-
-function assertScope(scope: string): void {
-  if (!SCOPES.includes(scope)) throw new RangeError(`scope: must be one of ${SCOPES.join(', ')}`);
 }
 
 function assertRange(scope: string, fromDay: string, toDay: string): void {

@@ -6,18 +6,13 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
-import type { KeyUsageEntry, UsageFlush, UsageScope } from './types.js';
+import type { KeyUsageEntry, UsageFlush } from './types.js';
+import { assertKeyUsageEntry, assertUsageRow, chunks, upsertKeyUsage } from './usage-rows.js';
 
 /** Applied flush ids are kept this long: a node retries a flush every flush interval, not a day later. */
 export const USAGE_FLUSH_ID_RETENTION_MS = 24 * 3600 * 1000;
 /** How often one process prunes applied flush ids older than the retention. */
 const PRUNE_EVERY_MS = 3600 * 1000;
-/** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const ROWS_PER_STATEMENT = 500;
-
-const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const SCOPES: readonly string[] = ['production', 'sandbox'];
-const GENERATIONS: readonly string[] = ['v1a', 'v1b', 'v2', 'ws'];
 
 type Total = UsageFlush['totals'][number];
 
@@ -49,7 +44,7 @@ export class KyselyUsageFlushes {
         trx,
         totals.filter((t) => live.has(t.accountId)),
       );
-      await addByKey(
+      await upsertKeyUsage(
         trx,
         byKey.filter((e) => live.has(e.accountId)),
       );
@@ -98,35 +93,6 @@ async function addTotals(trx: Transaction<Database>, totals: Total[]): Promise<v
   }
 }
 
-async function addByKey(trx: Transaction<Database>, entries: KeyUsageEntry[]): Promise<void> {
-  for (const chunk of chunks(entries)) {
-    await trx
-      .insertInto('usage_key_daily')
-      .values(
-        chunk.map((e) => ({
-          account_id: e.accountId,
-          day: e.day,
-          scope: e.scope,
-          credential: e.credential,
-          generation: e.generation,
-          count: e.count,
-        })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['account_id', 'day', 'scope', 'credential', 'generation'])
-          .doUpdateSet((eb) => ({ count: eb('usage_key_daily.count', '+', eb.ref('excluded.count')) })),
-      )
-      .execute();
-  }
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) out.push(items.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
-
 function byRow(a: Total, b: Total): number {
   return compare(a.accountId, b.accountId) || compare(a.day, b.day) || compare(a.scope, b.scope);
 }
@@ -144,26 +110,16 @@ function assertFlush(flush: UsageFlush): void {
   if (typeof flush.id !== 'string' || flush.id === '' || flush.id.length > 100) throw new RangeError('id: must be 1 to 100 characters');
   const seen = new Set<string>();
   for (const t of flush.totals) {
-    assertRow(t.day, t.scope, t.count);
+    assertUsageRow(t.day, t.scope, t.count);
     const key = `${t.accountId}\n${t.day}\n${t.scope}`;
     if (seen.has(key)) throw new RangeError('totals: one entry per account, day and scope');
     seen.add(key);
   }
   seen.clear();
   for (const e of flush.byKey) {
-    assertRow(e.day, e.scope, e.count);
-    if (!GENERATIONS.includes(e.generation)) throw new RangeError(`generation: must be one of ${GENERATIONS.join(', ')}`);
-    if (typeof e.credential !== 'string' || e.credential === '' || e.credential.length > 200) {
-      throw new RangeError('credential: must be 1 to 200 characters');
-    }
+    assertKeyUsageEntry(e);
     const key = `${e.accountId}\n${e.day}\n${e.scope}\n${e.credential}\n${e.generation}`;
     if (seen.has(key)) throw new RangeError('byKey: one entry per account, day, scope, credential and generation');
     seen.add(key);
   }
-}
-
-function assertRow(day: string, scope: UsageScope, count: number): void {
-  if (!DAY_RE.test(day)) throw new RangeError("day: must be 'YYYY-MM-DD'");
-  if (!SCOPES.includes(scope)) throw new RangeError(`scope: must be one of ${SCOPES.join(', ')}`);
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('count: must be a non-negative integer');
 }
