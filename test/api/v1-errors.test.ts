@@ -131,7 +131,13 @@ describe.each(TARGETS)('/v1 errors, authentication and limits on %s', (target) =
     await waitFor(() => Date.now() > expiresAt.getTime(), { what: 'the expiry time' });
     const r = await call(OPERATIONS[0]!, { authorization: `Bearer ${secret}` });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: { code: 'EXPIRED_KEY', message: 'API key has expired', details: {} } });
+    expect(r.body).toEqual({
+      error: {
+        code: 'EXPIRED_KEY',
+        message: 'API key has expired',
+        details: { info: 'Create a new key in the dashboard, or roll a key before it expires' },
+      },
+    });
   });
 
   it('answers unknown endpoints with a JSON 404, with or without a key', async () => {
