@@ -34,7 +34,8 @@ describe('README: the /v2/stream curl line', () => {
     expect(line).toBeDefined();
     const bytes = randomBytes(3 * 1024 * 1024 + 5);
     fs.writeFileSync(path.join(dir, 'big.iso'), bytes);
-    const { stdout } = await run('bash', ['-c', `H="X-API-Key: ${s.keys.production}"; B=${s.url}; ${line!}`], { cwd: dir });
+    // The README writes its example files under F, a temp dir of its own; here F is this test's.
+    const { stdout } = await run('bash', ['-c', `H="X-API-Key: ${s.keys.production}"; B=${s.url}; F=${dir}; ${line!}`], { cwd: dir });
     expect(JSON.parse(stdout)).toMatchObject({
       success: true,
       hash: sha224Hex(bytes),
