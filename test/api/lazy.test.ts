@@ -44,8 +44,8 @@ describe('lazyHandler', () => {
   it('a failed load answers 503 SERVICE_UNAVAILABLE in the v2 envelope and is logged', async () => {
     const res = await fetch(`${base}/part/x`);
     expect(res.status).toBe(503);
-    // Every 503 says when to come back, as the document says (docs/api.md "Errors").
-    expect(res.headers.get('retry-after')).toBe('1');
+    // Every 503 says when to come back: 5 s unless the refusal names another (docs/decisions.md "Contract and shapes").
+    expect(res.headers.get('retry-after')).toBe('5');
     expect(await res.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
     expect(lines.join('')).toContain('the test part could not be loaded');
     expect(lines.join('')).toContain('chunk-gone.js');

@@ -86,11 +86,12 @@ describe('migrations on PostgreSQL', () => {
 
   it('waits for another holder of the migration lock longer than one statement may take', async () => {
     const t = await fresh('postgres');
-    // Statements are bounded at 300 ms here; the lock is held for 1.2 s by another session.
+    // Statements are bounded at 1 s here (the catalogue reads of the migrator's introspection take
+    // a few hundred ms on a busy machine with many schemas); the lock is held for 4 s by another session.
     const bounds = {
       connectTimeoutMs: 2000,
-      statementTimeoutMs: 300,
-      queryTimeoutMs: 400,
+      statementTimeoutMs: 1000,
+      queryTimeoutMs: 1500,
       idleInTransactionTimeoutMs: 5000,
       requestTimeoutMs: 5000,
     };
