@@ -24,7 +24,7 @@ export function openRedisLimiter(
 ): OpenedLimiter {
   // The limiter's own deadline (LIMITER_TIMEOUT_MS) answers the request; the command itself may
   // finish later, and must be allowed to, so a quota take that lands late is seen and given back
-  // (shared/limits/limiter.ts). The connection's timeout only bounds a command Redis never answers.
+  // (shared/limits/consume.ts). The connection's timeout only bounds a command Redis never answers.
   const redis = createRedis(redisUrl, 'limiter', {
     logger,
     connectionName: 'sha224d:limiter',

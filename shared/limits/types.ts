@@ -1,6 +1,7 @@
 /**
  * The request limiter's contract: one `consume()` per authenticated request, one
- * `usage()` per /v1/usage or Set B status call. Implementations: limiter.ts.
+ * `usage()` per /v1/usage or Set B status call. Implementations: limiter.ts (assembled from consume.ts,
+ * usage-snapshot.ts and their helpers).
  */
 import type { KeyType, Plan } from '../store/types.js';
 import type { V1Tier } from './plans.js';
