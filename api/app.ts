@@ -12,7 +12,7 @@ import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { generationOf, httpMetrics } from './middleware/http-metrics.js';
 import { traceContext } from './middleware/trace-context.js';
-import { metricsEndpoint } from './http/metrics-endpoint.js';
+import { metricsEndpoint } from './middleware/metrics-endpoint.js';
 import { createV1Router } from './v1/router.js';
 import { DASHBOARD_DIST } from './dashboard-dist.js';
 import { dashboardPages } from './dashboard/serve.js';

@@ -9,7 +9,8 @@ import { composeApi } from './compose.js';
 import type { ApiDeps, ApiEngines } from './deps.js';
 import { probeDependencies } from './readiness.js';
 import { attachRealtime, loadRealtimeEngines, socketIoRequests, type Realtime, type RealtimeOptions } from './realtime/index.js';
-import { edgeOptions, serve, type Listeners } from './server.js';
+import type { Listeners } from './http/listeners.js';
+import { edgeOptions, serve } from './server.js';
 
 /** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
 export interface ApiNodeOptions {

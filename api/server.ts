@@ -7,9 +7,10 @@ import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import { handleClientErrors } from './http/client-error.js';
+import type { Listeners, RunningServer } from './http/listeners.js';
 import { watchRequestTimeouts } from './http/request-timeouts.js';
 import { answerPlainHttp } from './middleware/https-only.js';
-import { SECURITY_HEADERS } from './middleware/security-headers.js';
+import { SECURITY_HEADERS } from './http/security-headers.js';
 
 /** The edge's time and connection bounds (shared/config.ts; docs/limits.md "Connections and timeouts"). */
 export interface EdgeOptions {
@@ -50,13 +51,6 @@ export function createServer(handler: RequestListener, edge: EdgeOptions, tls?: 
   return tls
     ? https.createServer({ ...serverOptions(edge), cert: tls.cert, key: tls.key }, handler)
     : http.createServer(serverOptions(edge), handler);
-}
-
-export interface RunningServer {
-  server: http.Server;
-  port: number;
-  /** Stop accepting, let in-flight requests finish (up to `graceMs`), then close. Idempotent. */
-  close(graceMs: number): Promise<void>;
 }
 
 export async function listen(server: http.Server, port: number, host: string): Promise<number> {
@@ -202,13 +196,6 @@ export interface ServeOptions {
   redirectPort?: number;
   /** PUBLIC_URL: where redirects point; defaults to this node's own HTTPS address. */
   publicUrl?: string;
-}
-
-export interface Listeners {
-  main: RunningServer;
-  sandbox?: RunningServer;
-  redirect?: RunningServer;
-  close(graceMs: number): Promise<void>;
 }
 
 /** Start every listener of an API node: main (HTTP or HTTPS), sandbox, HTTP→HTTPS redirect. */

@@ -8,7 +8,7 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Config } from '../../shared/config.js';
-import { methodNotAllowed } from '../http/guards.js';
+import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { loadAssets, sendAsset } from './assets.js';
 import { loadGuides, type Guide } from './guides.js';
 import { contentSecurityPolicy, guidePage, guidesIndexPage, referencePage } from './pages.js';

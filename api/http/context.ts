@@ -1,5 +1,5 @@
 import type { Principal } from '../../shared/auth/principal.js';
-import type { ResponseCallerWatch } from '../middleware/trace-context.js';
+import type { ResponseCallerWatch } from './caller-watch.js';
 
 /** Typed per-request state. Express's `res.locals` is the one place it lives. */
 declare global {

@@ -6,7 +6,7 @@
  * method but GET and HEAD is 405 with `Allow`.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { methodNotAllowed } from './guards.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 
 const METHODS = ['GET', 'HEAD'];
 

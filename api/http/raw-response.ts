@@ -5,8 +5,8 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ServiceError } from '../../shared/errors.js';
-import { SECURITY_HEADERS } from '../middleware/security-headers.js';
 import { renderV1Error, renderV2Error, type ErrorRenderer } from './envelopes.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 /** /v1 paths answer in the v1 envelope; everything else in v2's. `target` is a request target or path. */
 export function rendererFor(target: string | undefined): ErrorRenderer {

@@ -9,7 +9,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
 import type { ApiDeps } from '../deps.js';
 import type { RouteDoc } from '../openapi-kit.js';
-import { methodNotAllowed } from './guards.js';
+import { methodNotAllowed } from './method-not-allowed.js';
 import type { StaticRoute } from './exact-routes.js';
 import { inOneLayer } from './one-layer.js';
 
@@ -18,7 +18,7 @@ export interface RouteContext {
   deps: ApiDeps;
   /** Require a caller, check a client key's Origin and `permission` (counted by the router). */
   guard: (permission: Permission) => RequestHandler[];
-  /** The JSON body parser with the node's limits (api/http/json-body.ts). */
+  /** The JSON body parser with the node's limits (api/middleware/json-body.ts). */
   json: RequestHandler;
 }
 

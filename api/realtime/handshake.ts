@@ -1,5 +1,5 @@
 /**
- * Who may open a realtime connection: the checks of the HTTP guard (api/http/guards.ts), run once
+ * Who may open a realtime connection: the checks of the HTTP guard (api/middleware/guards.ts), run once
  * at the handshake instead of per request. Shared by /v2/ws and socket.io.
  */
 import type { IncomingMessage } from 'node:http';

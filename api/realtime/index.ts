@@ -11,9 +11,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Duplex } from 'node:stream';
 import { ServiceError } from '../../shared/errors.js';
 import type { ApiDeps } from '../deps.js';
+import type { Listeners } from '../http/listeners.js';
 import { endWithError } from '../http/raw-response.js';
 import { onFirstUse, type FirstUse } from '../lazy.js';
-import type { Listeners } from '../server.js';
 import type { RealtimeEngines } from './engines.js';
 import { resolveRealtimeOptions, type RealtimeOptions } from './options.js';
 import { isSocketIoTarget, SOCKET_IO_PATH, WS_PATH } from './paths.js';

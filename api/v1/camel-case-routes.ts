@@ -3,7 +3,7 @@
  * `algorithm: 'sha224'`, counted against the v1 tier table's per-second rate (limit class v1a).
  */
 import { invalidInput } from '../../shared/errors.js';
-import { principalOf } from '../http/guards.js';
+import { principalOf } from '../middleware/guards.js';
 import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
 import { CALLER_ERRORS, errorResponses, json, JSON_BODY_ERRORS, okResponse } from '../openapi-kit.js';

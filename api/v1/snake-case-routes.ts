@@ -3,7 +3,7 @@
  * status. snake_case fields, counted against the v1 plan table's per-minute rate (limit class
  * v1b). Paths the contract leaves unshown are this service's (docs/v1.md "Decisions").
  */
-import { principalOf } from '../http/guards.js';
+import { principalOf } from '../middleware/guards.js';
 import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
 import { refuseClientKeys } from '../middleware/client-keys.js';

@@ -7,7 +7,7 @@ import type { JobPayloads } from '../../shared/jobs/contracts.js';
 import { uploadBlobKey } from '../../shared/naming.js';
 import type { JobState } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
-import { principalOf } from '../http/guards.js';
+import { principalOf } from '../middleware/guards.js';
 import { idempotencyKeyOf, idempotencyOf } from '../http/idempotency.js';
 import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';

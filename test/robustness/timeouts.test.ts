@@ -6,7 +6,8 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../api/server.js';
+import type { RunningServer } from '../../api/http/listeners.js';
+import { startServer } from '../../api/server.js';
 import { createLogger } from '../../shared/log.js';
 import { startTestServer, type TestServer } from '../helpers/api-server.js';
 import { exchange, head } from './raw-client.js';

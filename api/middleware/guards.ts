@@ -4,9 +4,9 @@ import type { Principal } from '../../shared/auth/principal.js';
 import { isServiceError, ServiceError } from '../../shared/errors.js';
 import { countRefusal, type RefusalReason } from '../../shared/metrics/record.js';
 import type { ApiDeps } from '../deps.js';
-import { identifyCaller, requireCaller, requirePermission } from '../middleware/authenticate.js';
-import { clientOrigin } from '../middleware/cors.js';
-import { countRequest, type LimitClass } from '../middleware/rate-limit.js';
+import { identifyCaller, requireCaller, requirePermission } from './authenticate.js';
+import { clientOrigin } from './cors.js';
+import { countRequest, type LimitClass } from './rate-limit.js';
 
 type Res = Parameters<RequestHandler>[1];
 
@@ -63,12 +63,4 @@ function countingRefusals(guard: RequestHandler, reason: RefusalReason, refused:
  */
 export function routeKey(path: string): string {
   return path.toLowerCase().replace(/\/+$/, '') || '/';
-}
-
-/** 405 with Allow for a known path requested with another method. */
-export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
-  return function wrongMethod(req, res) {
-    res.setHeader('Allow', allowed.join(', '));
-    throw new ServiceError('METHOD_NOT_ALLOWED', { details: `${req.method} is not allowed; use ${allowed.join(' or ')}` });
-  };
 }

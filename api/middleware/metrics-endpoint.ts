@@ -2,8 +2,8 @@ import type { RequestHandler } from 'express';
 import { ServiceError } from '../../shared/errors.js';
 import type { Metrics } from '../../shared/metrics/catalogue.js';
 import { metricsAccess, renderMetrics } from '../../shared/metrics/exposition.js';
-import { renderV2Error } from './envelopes.js';
-import { sendError } from './error-handler.js';
+import { renderV2Error } from '../http/envelopes.js';
+import { sendError } from '../http/error-handler.js';
 
 /**
  * GET /metrics on the API port (docs/operating.md "Where they are served"): 404 unless
@@ -14,7 +14,7 @@ export function metricsEndpoint(options: { metrics: Metrics; token: string | und
   return async function serveMetrics(req, res) {
     switch (metricsAccess(req.headers.authorization, options.token, true)) {
       case 'not_found':
-        // As for any unknown endpoint (notFound in error-handler.ts): nothing says metrics exist here.
+        // As for any unknown endpoint (notFound in api/http/error-handler.ts): nothing says metrics exist here.
         sendError(res, new ServiceError('NOT_FOUND', { details: `no endpoint ${req.method} ${req.baseUrl}${req.path}` }), renderV2Error);
         return;
       case 'unauthorized':
