@@ -16,7 +16,7 @@ export const DASHBOARD_CSP =
 /**
  * Page headers. `Referrer-Policy: same-origin`, not `no-referrer`: under no-referrer a browser sends
  * `Origin: null` on same-origin POSTs (Fetch standard, "append a request Origin header"), which the
- * CSRF check (api/management/csrf.ts) would refuse.
+ * CSRF check (api/sessions/csrf.ts) would refuse.
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': DASHBOARD_CSP,

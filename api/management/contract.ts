@@ -6,7 +6,7 @@
  *
  * `auth`: 'none' — no session (sign-in, one-time links); 'session' — a signed-in person acting on
  * themselves; 'account' — a signed-in member acting on `{accountId}` (resolveActor). Every method
- * other than GET also needs Origin and the CSRF token (csrf.ts), except the 'none' ones, which start
+ * other than GET also needs Origin and the CSRF token (api/sessions/csrf.ts), except the 'none' ones, which start
  * a session rather than act in one.
  */
 import { AccountIpAllowListRequest, AccountIpAllowListResponse, AccountOverviewResponse } from './schemas/account.js';

@@ -7,7 +7,6 @@
 import { accountOverviewOp, setAccountIpAllowListOp } from './operations/account.js';
 import {
   changePasswordOp,
-  type ClientInfo,
   endAllSessionsOp,
   endSessionOp,
   linkInfoOp,
@@ -34,7 +33,8 @@ import type { CreateKeyRequest, RollKeyRequest, UpdateKeyRequest } from './schem
 import type { InviteMemberRequest, UpdateMemberRequest } from './schemas/members.js';
 import type { RegisterOAuthAppRequest, UpdateOAuthAppRequest } from './schemas/oauth.js';
 import type { UsageQuery } from './schemas/usage.js';
-import type { ActiveSession } from './sessions.js';
+import type { ClientInfo } from '../sessions/request-session.js';
+import type { ActiveSession } from '../sessions/sessions.js';
 
 export interface CallInput {
   params: Record<string, string>;

@@ -6,7 +6,7 @@
  *  - 'none' routes (sign-in, one-time links) start a session: a browser's Origin, when sent, must be
  *    ours (no login CSRF); no token exists yet.
  *  - every other route needs the session cookie (401 without), and every method but GET also a
- *    same-origin Origin and the session's X-CSRF-Token (csrf.ts).
+ *    same-origin Origin and the session's X-CSRF-Token (api/sessions/csrf.ts).
  *  - an account route acts as the person's membership of `{accountId}` (404 if none).
  */
 import express, { type Request, type Response, type Router } from 'express';
@@ -22,12 +22,12 @@ import { errorHandler, notFound } from '../http/error-handler.js';
 import { isOriginAmong } from '../http/origin.js';
 import { noStore } from '../middleware/security-headers.js';
 import { type ContractEntry, MANAGEMENT_CONTRACT } from './contract.js';
-import { assertCsrf, CSRF_HEADER } from './csrf.js';
+import { assertCsrf, CSRF_HEADER } from '../sessions/csrf.js';
 import { type CallInput, HANDLERS, type Outcome } from './dispatch.js';
 import { managementSettings, type ManagementContext, resolveActor } from './operations/context.js';
-import { activeSession, allowedOrigins, clientInfo, cookieOptions, requestOrigin } from './request-session.js';
+import { activeSession, allowedOrigins, clientInfo, cookieOptions, requestOrigin } from '../sessions/request-session.js';
 import { MANAGEMENT_ROUTES, type RouteName } from './routes.js';
-import { clearSessionCookie, sessionCookie } from './sessions.js';
+import { clearSessionCookie, sessionCookie } from '../sessions/sessions.js';
 
 export interface ManagementHttpDeps {
   config: Config;

@@ -46,7 +46,7 @@ export const MANAGEMENT_ROUTES = {
 export type RouteName = keyof typeof MANAGEMENT_ROUTES;
 export type RouteMethod = (typeof MANAGEMENT_ROUTES)[RouteName]['method'];
 
-/** The request header carrying the session's CSRF token (csrf.ts). */
+/** The request header carrying the session's CSRF token (api/sessions/csrf.ts). */
 export const CSRF_HEADER_NAME = 'X-CSRF-Token';
 
 /** A route's path with its parameters filled in (each percent-encoded), below MANAGEMENT_BASE. */

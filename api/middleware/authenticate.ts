@@ -55,7 +55,7 @@ function credentialsOf(req: Req, sources: readonly CredentialSource[]): Credenti
   return found;
 }
 
-/** The key's list and the account's list are both known and empty (ip-allowlist.ts: an empty list allows every address). */
+/** The key's list and the account's list are both known and empty (shared/keys/ip-allowlist.ts: an empty list allows every address). */
 function allowsEveryAddress(principal: Principal): boolean {
   const keyList = principal.allowedIps;
   return (keyList === undefined || keyList.length === 0) && principal.accountAllowedIps?.length === 0;

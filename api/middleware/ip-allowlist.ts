@@ -12,7 +12,7 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { AccountStore } from '../../shared/store/types.js';
-import { isAddressAllowed } from '../management/ip-allowlist.js';
+import { isAddressAllowed } from '../../shared/keys/ip-allowlist.js';
 
 export async function assertAddressAllowed(
   store: Pick<AccountStore, 'getAccount'>,

@@ -41,7 +41,7 @@ export const consentRefusals = {
     explanation: `${appName} has several return addresses registered with this service and the link does not say which one to use, so you were not sent anywhere. ${NOTHING_SHARED}`,
     nextStep: `Tell the developer of ${appName}. You can close this page.`,
   }),
-  /** An Approve or Deny without the session's CSRF token or from another origin (api/management/csrf.ts). */
+  /** An Approve or Deny without the session's CSRF token or from another origin (api/sessions/csrf.ts). */
   answerNotFromConsentPage: (): ConsentRefusal => ({
     status: 403,
     title: 'This answer could not be checked',

@@ -1,7 +1,7 @@
 /**
  * Browser consent at GET|POST /oauth/authorize (docs/auth.md "Authorizing an application"): the
  * resource owner is a person signed in to the dashboard, an admin or owner of the Enterprise
- * account that registered the client (api/management/policy.ts, 'oauth.consent').
+ * account that registered the client (api/sessions/policy.ts, 'oauth.consent').
  *
  *   no session        → 303 to /dashboard/sign-in, which returns here afterwards;
  *   a consent (grant) of this person for this client already holding every requested scope
@@ -19,15 +19,15 @@ import path from 'node:path';
 import type { Request, Response } from 'express';
 import { OAUTH_SCOPES, type OAuthUser } from './server/model.js';
 import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
-import { isOAuthSecret } from './server/tokens.js';
+import { isOAuthSecret } from '../../shared/oauth/tokens.js';
 import { withoutCredentials } from '../../shared/auth/url-credentials.js';
 import { isServiceError } from '../../shared/errors.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { PAGE_HEADERS } from '../dashboard/serve.js';
 import { loadConsentTemplate, renderConsentPage } from '../dashboard/consent-page.js';
-import { assertCsrf, CSRF_FORM_FIELD, csrfToken } from '../management/csrf.js';
-import { can } from '../management/policy.js';
-import { activeSession, allowedOrigins } from '../management/request-session.js';
+import { assertCsrf, CSRF_FORM_FIELD, csrfToken } from '../sessions/csrf.js';
+import { can } from '../sessions/policy.js';
+import { activeSession, allowedOrigins } from '../sessions/request-session.js';
 import { consentRefusals, wantsPage, type ConsentRefusal, type RefusalPage } from './consent-refusals.js';
 
 export interface ConsentDeps {

@@ -11,7 +11,7 @@
 import type { Request, RequestHandler } from 'express';
 import { introspectToken } from './server/introspection.js';
 import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
-import { hashOAuthSecret, isOAuthSecret } from './server/tokens.js';
+import { hashOAuthSecret, isOAuthSecret } from '../../shared/oauth/tokens.js';
 import type { AuthenticatedClient } from './client-auth.js';
 import { BASIC_CHALLENGE, OAuthEndpointError } from './errors.js';
 import { issuerOf } from './issuer.js';

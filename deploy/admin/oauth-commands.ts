@@ -15,7 +15,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { issueJwt } from '../../shared/auth/jwt.js';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import { PERMISSION_CLAIMS } from '../../shared/auth/principal.js';
 import { invalidInput } from '../../shared/errors.js';
 import { out, reportingAction } from './output.js';

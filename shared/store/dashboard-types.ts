@@ -6,7 +6,7 @@
  * types.ts), implemented over Kysely in kysely-<area>.ts. Secrets cross these interfaces only as
  * hashes.
  */
-/** Roles of a member of an account, most powerful first (the policy is api/management/policy.ts). */
+/** Roles of a member of an account, most powerful first (the policy is api/sessions/policy.ts). */
 export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 

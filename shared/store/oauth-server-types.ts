@@ -1,7 +1,7 @@
 /**
  * What the OAuth 2.0 server (api/oauth) keeps: clients, authorization codes and tokens (tables of
  * migration 0002_oauth). Every secret arrives and leaves as a SHA-256 hex
- * (api/oauth/server/tokens.ts), never in clear. The Kysely implementation is
+ * (shared/oauth/tokens.ts), never in clear. The Kysely implementation is
  * shared/store/kysely-oauth-server.ts; the server reaches it as `AccountStore.oauthServer`.
  */
 import type { Plan } from './types.js';

@@ -2,7 +2,7 @@
  * Tables of the account dashboard (migration 0003_dashboard_accounts), as the database holds them.
  * Timestamps are epoch milliseconds, as in schema.ts. No column holds a secret in clear: session
  * tokens and one-time links are kept as SHA-256 hex (they are 256-bit random strings), passwords as
- * scrypt hashes with their parameters (api/management/passwords.ts).
+ * scrypt hashes with their parameters (api/sessions/passwords.ts).
  */
 export interface UsersTable {
   id: string;

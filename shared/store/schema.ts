@@ -52,7 +52,7 @@ export interface UsageDailyTable {
 
 /**
  * OAuth 2.0 (docs/api.md "Authentication" rule 8, migration 0002). Every secret (client secret, code,
- * access and refresh token) is kept only as the SHA-256 hex of its value (api/oauth/server/tokens.ts).
+ * access and refresh token) is kept only as the SHA-256 hex of its value (shared/oauth/tokens.ts).
  */
 export interface OAuthClientsTable {
   /** The public client_id. */

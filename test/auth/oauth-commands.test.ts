@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jwtCommand, oauthCommand } from '../../deploy/admin/oauth-commands.js';
 import { createJwtVerifier } from '../../shared/auth/jwt.js';
-import { hashOAuthSecret } from '../../api/oauth/server/tokens.js';
+import { hashOAuthSecret } from '../../shared/oauth/tokens.js';
 import { loadConfig } from '../../shared/config.js';
 import { databaseOptionsFromConfig } from '../../shared/store/database.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';

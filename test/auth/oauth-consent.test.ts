@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeInWords } from '../../api/management/scopes.js';
-import { csrfToken } from '../../api/management/csrf.js';
+import { csrfToken } from '../../api/sessions/csrf.js';
 import { OAuthFixture, REDIRECT, type Person } from './oauth-fixture.js';
 import { pkcePair } from './oauth-helpers.js';
 

@@ -10,10 +10,10 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { hashPassword, verifyPassword } from '../../api/management/passwords.js';
+import { hashPassword, verifyPassword } from '../../api/sessions/passwords.js';
 import { hashToken } from '../../shared/accounts/secret-tokens.js';
 import { BEARER_MESSAGES } from '../../shared/auth/jwt.js';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import { hashApiKey } from '../../shared/keys/format.js';
 import type { Role } from '../../shared/store/dashboard-types.js';
 import type { KyselyAccountStore } from '../../shared/store/kysely-store.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import { OAuthFixture, REDIRECT } from './oauth-fixture.js';
 import { postForm } from './oauth-helpers.js';
 

@@ -5,7 +5,7 @@
  * another key of the same account keep working. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import { createApiKey, revokeApiKey } from '../../shared/keys/api-keys.js';
 import { ENGINES } from '../store/engines.js';
 import { expectUnauthorized, OAuthFixture, REDIRECT } from './oauth-fixture.js';

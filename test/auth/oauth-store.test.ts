@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import type { OAuthServerStore } from '../../shared/store/oauth-server-types.js';
-import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from '../../api/oauth/server/tokens.js';
+import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret, oauthSecretMatches } from '../../shared/oauth/tokens.js';
 import { createOAuthVerifier } from '../../api/oauth/server/verifier.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import * as oauth from 'oauth4webapi';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerOAuthClient } from '../../api/oauth/server/clients.js';
+import { registerOAuthClient } from '../../shared/oauth/clients.js';
 import { startTestServer, type TestServer } from '../helpers/api-server.js';
 import { ABC, REDIRECT } from './oauth-fixture.js';
 

@@ -9,7 +9,7 @@
  * The test client's peer address is 127.0.0.1, so "outside the list" is a list without it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../api/management/passwords.js';
+import { hashPassword } from '../../api/sessions/passwords.js';
 import { routePath } from '../../api/management/routes.js';
 import { CACHE_TTL_MS, createApiKey } from '../../shared/keys/api-keys.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';

@@ -7,7 +7,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { exportJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountJwtVerifier, isAccountSignedJwt } from '../../api/auth/account-jwt.js';
-import { parseJwtKeyMaterial } from '../../api/management/jwt-keys.js';
+import { parseJwtKeyMaterial } from '../../api/auth/jwt-keys.js';
 import { ServiceError } from '../../shared/errors.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 

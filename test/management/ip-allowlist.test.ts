@@ -7,7 +7,7 @@ import {
   MAX_ALLOWLIST_ENTRIES,
   normalizeAllowList,
   parseClientAddress,
-} from '../../api/management/ip-allowlist.js';
+} from '../../shared/keys/ip-allowlist.js';
 import { ServiceError } from '../../shared/errors.js';
 
 describe('normalizeAllowList', () => {

@@ -12,8 +12,8 @@ import {
   signOutOp,
 } from '../../api/management/operations/auth.js';
 import { EndAllSessionsRequest, LinkInfoResponse, SessionListResponse, SessionResponse } from '../../api/management/schemas/auth.js';
-import { csrfTokenMatches } from '../../api/management/csrf.js';
-import { validateSession } from '../../api/management/sessions.js';
+import { csrfTokenMatches } from '../../api/sessions/csrf.js';
+import { validateSession } from '../../api/sessions/sessions.js';
 import { issueOneTimeLink } from '../../shared/accounts/one-time-links.js';
 import { addPersonToAccount } from '../../shared/accounts/people.js';
 import { check, createFixture, type Fixture, PASSWORD, refusal } from './fixture.js';

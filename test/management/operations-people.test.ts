@@ -20,7 +20,7 @@ import {
 import { InvitedMemberResponse, InviteMemberRequest, MemberListResponse } from '../../api/management/schemas/members.js';
 import { GrantListResponse, RegisteredOAuthAppResponse } from '../../api/management/schemas/oauth.js';
 import { JwtKeyListResponse } from '../../api/management/schemas/jwt.js';
-import { hashOAuthSecret } from '../../api/oauth/server/tokens.js';
+import { hashOAuthSecret } from '../../shared/oauth/tokens.js';
 import { check, createFixture, type Fixture, refusal } from './fixture.js';
 
 const invite = (email: string, role: InviteMemberRequest['role']) => InviteMemberRequest.parse({ email, role });

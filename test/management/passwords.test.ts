@@ -9,7 +9,7 @@ import {
   needsRehash,
   validateNewPassword,
   verifyPassword,
-} from '../../api/management/passwords.js';
+} from '../../api/sessions/passwords.js';
 import { ServiceError } from '../../shared/errors.js';
 
 const b64 = (b: Buffer) => b.toString('base64').replace(/=+$/, '');

@@ -1,6 +1,6 @@
 /** The role policy, checked exhaustively against a matrix written out here independently of the code. */
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, assertCan, can, keyAction, type Action } from '../../api/management/policy.js';
+import { ACTIONS, assertCan, can, keyAction, type Action } from '../../api/sessions/policy.js';
 import { ServiceError } from '../../shared/errors.js';
 import { ROLES, type Role } from '../../shared/store/dashboard-types.js';
 import { KEY_TYPES } from '../../shared/store/types.js';

@@ -1,6 +1,6 @@
 /** Sessions (issue, validate, rotate, end; idle and absolute ends), cookies and CSRF tokens. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCsrf, csrfToken, csrfTokenMatches } from '../../api/management/csrf.js';
+import { assertCsrf, csrfToken, csrfTokenMatches } from '../../api/sessions/csrf.js';
 import {
   clearSessionCookie,
   endSessionByToken,
@@ -9,7 +9,7 @@ import {
   rotateSession,
   sessionCookie,
   validateSession,
-} from '../../api/management/sessions.js';
+} from '../../api/sessions/sessions.js';
 import { hashToken } from '../../shared/accounts/secret-tokens.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 

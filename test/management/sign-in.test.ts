@@ -1,9 +1,9 @@
 /** Sign-in: one answer for unknown email and wrong password, throttling per address and per email, fresh sessions, re-hashing. */
 import { randomUUID, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, needsRehash } from '../../api/management/passwords.js';
-import { addressSubject, emailSubject, signIn, SIGN_IN_FAILED_MESSAGE } from '../../api/management/sign-in.js';
-import { validateSession } from '../../api/management/sessions.js';
+import { hashPassword, needsRehash } from '../../api/sessions/passwords.js';
+import { addressSubject, emailSubject, signIn, SIGN_IN_FAILED_MESSAGE } from '../../api/sessions/sign-in.js';
+import { validateSession } from '../../api/sessions/sessions.js';
 import { ServiceError } from '../../shared/errors.js';
 import { ENGINES, storeOnEngine } from '../store/engines.js';
 

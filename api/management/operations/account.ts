@@ -1,8 +1,8 @@
 /** The account overview (plan, today's usage, limits, status) and the account-wide IP allow-list. */
 import { clearApiKeyCache } from '../../../shared/keys/api-keys.js';
 import { rateFor } from '../../../shared/limits/rules.js';
-import { assertAllowListPlan, IP_ALLOWLIST_PLANS, normalizeAllowList } from '../ip-allowlist.js';
-import { assertCan } from '../policy.js';
+import { assertAllowListPlan, IP_ALLOWLIST_PLANS, normalizeAllowList } from '../../../shared/keys/ip-allowlist.js';
+import { assertCan } from '../../sessions/policy.js';
 import type { AccountIpAllowListRequest, AccountIpAllowListResponse, AccountOverviewResponse } from '../schemas/account.js';
 import type { Actor, ManagementContext } from './context.js';
 import { iso } from './views.js';

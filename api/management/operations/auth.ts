@@ -6,8 +6,8 @@
 import { hashToken, isToken } from '../../../shared/accounts/secret-tokens.js';
 import { invalidInput, ServiceError } from '../../../shared/errors.js';
 import type { SessionRecord, UserRecord } from '../../../shared/store/dashboard-types.js';
-import { csrfToken } from '../csrf.js';
-import { hashPassword, validateNewPassword, verifyPassword } from '../passwords.js';
+import { csrfToken } from '../../sessions/csrf.js';
+import { hashPassword, validateNewPassword, verifyPassword } from '../../sessions/passwords.js';
 import type {
   ChangePasswordRequest,
   EndAllSessionsRequest,
@@ -20,18 +20,11 @@ import type {
   SignInRequest,
 } from '../schemas/auth.js';
 import { OK, type Ok } from '../schemas/common.js';
-import { type ActiveSession, endSessionByToken, issueSession, rotateSession } from '../sessions.js';
-import { emailSubject, signIn } from '../sign-in.js';
+import type { ClientInfo } from '../../sessions/request-session.js';
+import { type ActiveSession, endSessionByToken, issueSession, rotateSession } from '../../sessions/sessions.js';
+import { emailSubject, signIn } from '../../sessions/sign-in.js';
 import type { ManagementContext } from './context.js';
 import { iso, sessionView, userView } from './views.js';
-
-/** The client a request came from, as the HTTP layer saw it. */
-export interface ClientInfo {
-  address: string;
-  userAgent: string;
-  /** The session cookie the browser brought, if any: ended when a new session starts. */
-  previousToken?: string | undefined;
-}
 
 export interface WithSession<T> {
   body: T;

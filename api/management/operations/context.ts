@@ -10,8 +10,8 @@ import type { PlanCatalog } from '../../../shared/limits/plans.js';
 import type { RequestLimiter } from '../../../shared/limits/types.js';
 import type { Role } from '../../../shared/store/dashboard-types.js';
 import type { Account, AccountStore } from '../../../shared/store/types.js';
-import type { ActiveSession, SessionPolicy } from '../sessions.js';
-import type { ThrottlePolicy } from '../sign-in.js';
+import type { ActiveSession, SessionPolicy } from '../../sessions/sessions.js';
+import type { ThrottlePolicy } from '../../sessions/sign-in.js';
 
 export interface ManagementSettings {
   session: SessionPolicy;

@@ -1,6 +1,6 @@
 /** The account's authorized applications (people's OAuth consents): listed to every member; ended by admins, or by whoever gave them. */
 import { ServiceError } from '../../../shared/errors.js';
-import { assertCan } from '../policy.js';
+import { assertCan } from '../../sessions/policy.js';
 import { OK, type Ok } from '../schemas/common.js';
 import type { GrantListResponse } from '../schemas/oauth.js';
 import type { Actor, ManagementContext } from './context.js';

@@ -1,7 +1,7 @@
 /** An Enterprise account's JWT verification keys: list, add, replace all (rotation), delete. */
 import { invalidInput, ServiceError } from '../../../shared/errors.js';
-import { parseJwtKeyMaterial } from '../jwt-keys.js';
-import { assertCan } from '../policy.js';
+import { parseJwtKeyMaterial } from '../../auth/jwt-keys.js';
+import { assertCan } from '../../sessions/policy.js';
 import { OK, type Ok } from '../schemas/common.js';
 import type { AddJwtKeysRequest, JwtKeyListResponse } from '../schemas/jwt.js';
 import type { Actor, ManagementContext } from './context.js';

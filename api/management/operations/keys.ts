@@ -1,6 +1,6 @@
 /**
  * API keys in the dashboard (docs/api.md "Key states": create shows the key once; revoke is for
- * good). The role decides by the key's type (policy.ts); IP allow-lists need Pro or Enterprise; a
+ * good). The role decides by the key's type (api/sessions/policy.ts); IP allow-lists need Pro or Enterprise; a
  * roll issues a new key with the same settings and lets the old one work until the grace ends.
  * Every change to a key's row drops this process's cached principal of it (forgetApiKey).
  */
@@ -10,8 +10,8 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../../shared/keys/
 import { invalidInput, ServiceError } from '../../../shared/errors.js';
 import type { ApiKeyRecord, KeyChanges } from '../../../shared/store/types.js';
 import { randomUUID } from 'node:crypto';
-import { assertAllowListPlan, normalizeAllowList } from '../ip-allowlist.js';
-import { assertCan, keyAction } from '../policy.js';
+import { assertAllowListPlan, normalizeAllowList } from '../../../shared/keys/ip-allowlist.js';
+import { assertCan, keyAction } from '../../sessions/policy.js';
 import type {
   CreatedKeyResponse,
   CreateKeyRequest,

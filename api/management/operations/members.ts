@@ -1,5 +1,5 @@
 /**
- * Members of an account and their roles (policy.ts). Rules beyond the table:
+ * Members of an account and their roles (api/sessions/policy.ts). Rules beyond the table:
  *  - only owners make, unmake or otherwise touch owners; an account always keeps one owner;
  *  - a member may leave an account (remove themselves) unless they are its last owner;
  *  - a role that may no longer consent to OAuth applications ends the consents the person gave;
@@ -11,7 +11,7 @@ import { issueOneTimeLink } from '../../../shared/accounts/one-time-links.js';
 import { addPersonToAccount, validateEmail } from '../../../shared/accounts/people.js';
 import { invalidInput, ServiceError } from '../../../shared/errors.js';
 import type { MembershipRecord, Role } from '../../../shared/store/dashboard-types.js';
-import { assertCan, can } from '../policy.js';
+import { assertCan, can } from '../../sessions/policy.js';
 import { OK, type Ok } from '../schemas/common.js';
 import type {
   InvitedMemberResponse,

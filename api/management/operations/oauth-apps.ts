@@ -1,15 +1,15 @@
 /**
  * OAuth applications registered in the dashboard (docs/api.md "Authentication" rule 8), Enterprise only.
- * Client ids and secrets are made and hashed as the OAuth server's own (api/oauth/server/tokens.ts);
+ * Client ids and secrets are made and hashed as the OAuth server's own (shared/oauth/tokens.ts);
  * the secret is shown once, at registration or rotation. Rotating a secret leaves issued tokens
  * working (the application needs the new secret at its next refresh); deleting the application
  * deletes its codes, tokens and consents.
  */
-import { normalizeRedirectUris } from '../../oauth/server/clients.js';
-import { generateOAuthSecret, hashOAuthSecret } from '../../oauth/server/tokens.js';
+import { normalizeRedirectUris } from '../../../shared/oauth/clients.js';
+import { generateOAuthSecret, hashOAuthSecret } from '../../../shared/oauth/tokens.js';
 import { invalidInput, ServiceError } from '../../../shared/errors.js';
 import type { OAuthAppRecord } from '../../../shared/store/dashboard-types.js';
-import { assertCan } from '../policy.js';
+import { assertCan } from '../../sessions/policy.js';
 import { OK, type Ok } from '../schemas/common.js';
 import type {
   OAuthAppListResponse,

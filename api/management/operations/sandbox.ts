@@ -1,5 +1,5 @@
 /** The sandbox page: where the sandbox is, its usage today and over 30 days (counted apart from production). */
-import { assertCan } from '../policy.js';
+import { assertCan } from '../../sessions/policy.js';
 import type { SandboxResponse } from '../schemas/sandbox.js';
 import type { Actor, ManagementContext } from './context.js';
 import { dayRange } from './usage.js';

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../../../shared/errors.js';
 import type { KeyUsageEntry, UsageScope } from '../../../shared/store/types.js';
-import { assertCan } from '../policy.js';
+import { assertCan } from '../../sessions/policy.js';
 import type { UsageCredential, UsageDay, UsageQuery, UsageResponse } from '../schemas/usage.js';
 import type { Actor, ManagementContext } from './context.js';
 

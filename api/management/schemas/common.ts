@@ -32,7 +32,7 @@ export const MgmtError = z
   .object({ success: z.literal(false), error: z.object({ code: z.string(), message: z.string(), details: z.string().optional() }) })
   .openapi('MgmtError');
 
-/** A list of IP addresses and CIDR ranges as sent; api/management/ip-allowlist.ts validates each entry. */
+/** A list of IP addresses and CIDR ranges as sent; shared/keys/ip-allowlist.ts validates each entry. */
 export const AllowedIps = z.array(z.string().max(64)).max(100);
 
 /** A response with nothing to say beyond success (204 would do, but a body keeps clients uniform). */

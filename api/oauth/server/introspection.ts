@@ -8,7 +8,7 @@
  * presenting a rotated-out refresh token to /oauth/token, it never revokes anything.
  */
 import type { OAuthServerStore, OAuthTokenRecord } from '../../../shared/store/oauth-server-types.js';
-import { hashOAuthSecret, isOAuthSecret } from './tokens.js';
+import { hashOAuthSecret, isOAuthSecret } from '../../../shared/oauth/tokens.js';
 
 export type IntrospectionResponse =
   | { active: false }

@@ -12,7 +12,7 @@ import { looksLikeJwt, type TokenVerifier } from '../../../shared/auth/credentia
 import { BEARER_MESSAGES } from '../../../shared/auth/jwt.js';
 import type { Principal } from '../../../shared/auth/principal.js';
 import type { OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
-import { hashOAuthSecret, isOAuthSecret } from './tokens.js';
+import { hashOAuthSecret, isOAuthSecret } from '../../../shared/oauth/tokens.js';
 
 export function createOAuthVerifier(options: { store: OAuthServerStore; now?: () => Date }): TokenVerifier {
   const { store } = options;

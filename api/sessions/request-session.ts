@@ -1,13 +1,20 @@
 /**
  * The dashboard session as an HTTP request carries it: the cookie (its name depends on HTTPS,
  * sessions.ts), the origins a state-changing request may come from, and what the sign-in and
- * session records keep of the client. Shared by the management API (http.ts) and the OAuth consent
+ * session records keep of the client. Shared by the management API (api/management/http.ts) and the OAuth consent
  * page (api/oauth/consent.ts), so both judge a browser the same way.
  */
 import type { Request } from 'express';
 import type { AccountStore } from '../../shared/store/types.js';
-import type { ClientInfo } from './operations/auth.js';
 import { type ActiveSession, type CookieOptions, readSessionCookie, validateSession } from './sessions.js';
+
+/** The client a request came from, as the HTTP layer saw it. */
+export interface ClientInfo {
+  address: string;
+  userAgent: string;
+  /** The session cookie the browser brought, if any: ended when a new session starts. */
+  previousToken?: string | undefined;
+}
 
 /** A host name or address literal and an optional port (as in api/oauth/issuer.ts). */
 const HOST_RE = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

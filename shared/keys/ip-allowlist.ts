@@ -12,8 +12,8 @@
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { invalidInput, ServiceError } from '../../shared/errors.js';
-import type { Plan } from '../../shared/store/types.js';
+import { invalidInput, ServiceError } from '../errors.js';
+import type { Plan } from '../store/types.js';
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
 /** Plans that may set a non-empty allow-list (docs/api.md "Authentication" rule 6). */

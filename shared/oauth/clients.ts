@@ -2,9 +2,9 @@
  * OAuth client registration (docs/api.md "Authentication" rule 8: "the application is registered in the
  * dashboard"; here, the admin CLI `oauth register`). The secret is returned once and stored hashed.
  */
-import { invalidInput } from '../../../shared/errors.js';
-import type { OAuthClientRecord } from '../../../shared/store/oauth-server-types.js';
-import type { AccountStore } from '../../../shared/store/types.js';
+import { invalidInput } from '../errors.js';
+import type { OAuthClientRecord } from '../store/oauth-server-types.js';
+import type { AccountStore } from '../store/types.js';
 import { generateOAuthSecret, hashOAuthSecret } from './tokens.js';
 
 const MAX_NAME_LENGTH = 100;

@@ -15,7 +15,7 @@ import { ServiceError } from '../../shared/errors.js';
 import type { UserRecord } from '../../shared/store/dashboard-types.js';
 import { normalizeEmail } from '../../shared/store/kysely-users.js';
 import type { AccountStore } from '../../shared/store/types.js';
-import { parseClientAddress } from './ip-allowlist.js';
+import { parseClientAddress } from '../../shared/keys/ip-allowlist.js';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { issueSession, type IssuedSession, type SessionPolicy } from './sessions.js';
 
