@@ -5,7 +5,8 @@
  * and api/dashboard/web/ aside), shared/, workers/ and deploy/, takes each relative specifier of
  * `import … from`, `export … from`, `import '…'` and `import('…')`, resolves it to a file, and
  * fails listing every import that goes from a lower layer to a higher one, every cycle between the
- * table's folders, and every import between api/ and workers/.
+ * table's folders, every import between api/ and workers/, and every import of server code (beyond
+ * the contract) by the separate packages.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,6 +102,19 @@ const LAYERS: readonly Layer[] = [
 
 /** Separately built packages: not part of the server's layering. */
 const OUTSIDE = ['api/clients/', 'api/dashboard/web/'];
+/**
+ * What those packages may read of the server: the contract (zod schemas, the management routes and
+ * scope names, the version), plain declarations that run in a browser. Their build scripts
+ * (`scripts/`) are exempt: the SDK's types are generated from the OpenAPI document the server builds.
+ */
+const CONTRACT = [
+  'api/schemas/',
+  'api/management/schemas/',
+  'api/management/contract.ts',
+  'api/management/routes.ts',
+  'api/management/scopes.ts',
+  'api/docs/version.ts',
+];
 const ROOTS = ['api', 'shared', 'workers', 'deploy'];
 
 interface Place {
@@ -120,12 +134,12 @@ function placeOf(file: string): Place | undefined {
   return best;
 }
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, skip: readonly string[] = OUTSIDE): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
     const rel = `${dir}/${entry.name}`;
-    if (entry.name === 'node_modules' || OUTSIDE.some((outside) => `${rel}/`.startsWith(outside))) continue;
-    if (entry.isDirectory()) found.push(...sourceFiles(rel));
+    if (['node_modules', 'dist'].includes(entry.name) || skip.some((outside) => `${rel}/`.startsWith(outside))) continue;
+    if (entry.isDirectory()) found.push(...sourceFiles(rel, skip));
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) found.push(rel);
   }
   return found;
@@ -200,7 +214,7 @@ function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
 const roleOf = (file: string): string | undefined => ['api/', 'workers/'].find((role) => file.startsWith(role));
 
 describe('layers', () => {
-  const files = ROOTS.flatMap(sourceFiles).sort();
+  const files = ROOTS.flatMap((dir) => sourceFiles(dir)).sort();
   const edges = files.flatMap(importsOf);
 
   it('places every file in exactly one layer of the table', () => {
@@ -234,6 +248,17 @@ describe('layers', () => {
       return `${units.join(' ↔ ')}: ${inside.map(([, edge]) => edge).join('; ')}`;
     });
     expect(cycles, 'folders that import each other').toEqual([]);
+  });
+
+  it('lets the separately built packages read only the contract of the server', () => {
+    const packages = OUTSIDE.flatMap((dir) => sourceFiles(dir.replace(/\/$/, ''), [])).filter((file) => !file.includes('/scripts/'));
+    expect(packages.length).toBeGreaterThan(20);
+    const server = packages
+      .flatMap(importsOf)
+      .filter(({ to }) => placeOf(to) !== undefined && !OUTSIDE.some((dir) => to.startsWith(dir)))
+      .filter(({ to }) => !CONTRACT.some((entry) => (entry.endsWith('/') ? to.startsWith(entry) : to === entry)))
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(server, 'api/clients/ and api/dashboard/web/ import server code').toEqual([]);
   });
 
   it('keeps api/ and workers/ apart', () => {
