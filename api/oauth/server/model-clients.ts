@@ -7,7 +7,7 @@
 import type { Client } from '@node-oauth/oauth2-server';
 import { OAUTH_GRANTS } from '../constants.js';
 import type { OAuthClientRecord, OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
-import { isOAuthSecret, oauthSecretMatches } from './tokens.js';
+import { isOAuthSecret, oauthSecretMatches } from '../../../shared/oauth/tokens.js';
 
 /** The registered client `clientId` names, as the library sees it; false when none. */
 export type ClientById = (clientId: string) => Promise<Client | false>;

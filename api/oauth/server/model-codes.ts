@@ -13,7 +13,7 @@ import type { AuthorizationCodeModel } from '@node-oauth/oauth2-server';
 import type { OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
 import type { ClientById } from './model-clients.js';
 import { findUnspent, grantIdOf, grantUser, type OAuthUser } from './model-grant.js';
-import { generateOAuthSecret, hashOAuthSecret } from './tokens.js';
+import { generateOAuthSecret, hashOAuthSecret } from '../../../shared/oauth/tokens.js';
 
 const { AccessDeniedError, InvalidRequestError } = OAuth2Server;
 

@@ -12,7 +12,7 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { User } from '@node-oauth/oauth2-server';
 import type { OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
-import { hashOAuthSecret, isOAuthSecret, type OAuthSecretKind } from './tokens.js';
+import { hashOAuthSecret, isOAuthSecret, type OAuthSecretKind } from '../../../shared/oauth/tokens.js';
 
 const { ServerError } = OAuth2Server;
 

@@ -14,7 +14,7 @@ import type { RefreshTokenModel } from '@node-oauth/oauth2-server';
 import type { NewOAuthToken, OAuthServerStore } from '../../../shared/store/oauth-server-types.js';
 import type { ClientById } from './model-clients.js';
 import { findUnspent, grantUser, type OAuthUser } from './model-grant.js';
-import { generateOAuthSecret, hashOAuthSecret } from './tokens.js';
+import { generateOAuthSecret, hashOAuthSecret } from '../../../shared/oauth/tokens.js';
 
 const { InvalidGrantError } = OAuth2Server;
 

@@ -12,7 +12,7 @@ import type { AccountStore } from '../../../shared/store/types.js';
 import type { ClientById } from './model-clients.js';
 import { storeIssuedTokens } from './model-refresh.js';
 import { grantIdOf, grantUser, type OAuthUser } from './model-grant.js';
-import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret } from './tokens.js';
+import { generateOAuthSecret, hashOAuthSecret, isOAuthSecret } from '../../../shared/oauth/tokens.js';
 
 const { InvalidGrantError, ServerError } = OAuth2Server;
 
