@@ -4,8 +4,9 @@
  * two modes differ.
  */
 import type { Config } from './config.js';
-import { createMemoryLimiter, type RequestLimiter } from './limits/limiter.js';
+import { createMemoryLimiter } from './limits/limiter.js';
 import { loadPlanCatalog, type PlanCatalog } from './limits/plans.js';
+import type { OpenedLimiter } from './limits/types.js';
 import type { Logger } from './log.js';
 import { processMetrics, type Metrics } from './metrics/catalogue.js';
 import { databaseOptionsFromConfig } from './store/database.js';
@@ -23,13 +24,6 @@ export const retentionMs = (config: Config): number => config.JOB_RETENTION_SECO
 /** The plan catalog: PLANS_FILE, or the contract's tables. */
 export function openPlanCatalog(config: Config): PlanCatalog {
   return loadPlanCatalog(config.PLANS_FILE);
-}
-
-export interface OpenedLimiter {
-  limiter: RequestLimiter;
-  /** Settles when the counters can answer (at once in memory); rejects when Redis stays away past its start budget. */
-  ready: Promise<void>;
-  close: () => Promise<void>;
 }
 
 /**

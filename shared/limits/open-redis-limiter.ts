@@ -4,7 +4,7 @@
  * (shared/infra.ts imports it dynamically); embedded mode counts in memory.
  */
 import type { Config } from '../config.js';
-import type { OpenedLimiter } from '../infra.js';
+import type { OpenedLimiter } from './types.js';
 import type { Logger } from '../log.js';
 import { LIMITS_KEY_BASE, namespacedRedisKey } from '../naming.js';
 import { closeRedis, createRedis, waitReady } from '../queue/redis-connection.js';

@@ -101,3 +101,11 @@ export interface RequestLimiter {
   /** Stop the flush timer and flush once more. Idempotent: returns the same promise. */
   close(): Promise<void>;
 }
+
+/** A limiter opened for a process (shared/infra.ts openLimiter), with its start and stop. */
+export interface OpenedLimiter {
+  limiter: RequestLimiter;
+  /** Settles when the counters can answer (at once in memory); rejects when Redis stays away past its start budget. */
+  ready: Promise<void>;
+  close: () => Promise<void>;
+}

@@ -4,7 +4,7 @@
  * (shared/oauth/tokens.ts), never in clear. The Kysely implementation is
  * shared/store/kysely-oauth-server.ts; the server reaches it as `AccountStore.oauthServer`.
  */
-import type { Plan } from './types.js';
+import type { Plan } from './plan.js';
 
 export interface OAuthClientRecord {
   id: string;

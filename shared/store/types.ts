@@ -12,10 +12,9 @@ import type {
   UserStore,
 } from './dashboard-types.js';
 import type { OAuthServerStore } from './oauth-server-types.js';
+import type { Plan } from './plan.js';
 
-/** Plans of docs/api.md "v2 limits by plan". */
-export const PLANS = ['free', 'basic', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
+export { PLANS, type Plan } from './plan.js';
 
 /** Key types of docs/api.md "Resources". */
 export const KEY_TYPES = ['production', 'development', 'read_only', 'client'] as const;

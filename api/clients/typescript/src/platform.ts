@@ -4,7 +4,6 @@
  * (index.ts) uses only web globals; the Node build (node.ts) adds `node:fs`, `ws` and a lazy
  * import of socket.io-client, so browsers carry no runtime dependency.
  */
-import type { UploadSource } from './upload/source.js';
 
 /** The part of a WebSocket both the browser's and `ws`'s share, as the session uses it. */
 export interface RealtimeSocket {
@@ -36,4 +35,16 @@ export interface Platform {
   connectWebSocket(url: string): Promise<RealtimeSocket>;
   /** socket.io-client's io(), or undefined when it is not installed. */
   loadSocketIo(): Promise<SocketIoConnect | undefined>;
+}
+
+export interface UploadSource {
+  /** Sent as the multipart file name. */
+  filename: string;
+  /** Byte count when known (a path, a Blob, bytes, or a size the caller gave). */
+  size: number | undefined;
+  /** True when open() may be called more than once. */
+  replayable: boolean;
+  open(): ReadableStream<Uint8Array>;
+  /** The source as a Blob, when it is one (or bytes): browsers send that (see BodySource.blob). */
+  blob?: () => Blob;
 }

@@ -3,25 +3,15 @@
  * whole. A path, a Blob or bytes can be read again from the start (so a failed attempt can be
  * retried); a stream can be read once.
  */
-import type { Platform } from '../platform.js';
+import type { Platform, UploadSource } from '../platform.js';
+
+export type { UploadSource } from '../platform.js';
 
 /**
  * What an upload accepts: a file path (Node), a Blob or File, a web ReadableStream, a Node
  * Readable or any async iterable of byte chunks, or bytes already in memory.
  */
 export type UploadInput = string | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Uint8Array | ArrayBuffer;
-
-export interface UploadSource {
-  /** Sent as the multipart file name. */
-  filename: string;
-  /** Byte count when known (a path, a Blob, bytes, or a size the caller gave). */
-  size: number | undefined;
-  /** True when open() may be called more than once. */
-  replayable: boolean;
-  open(): ReadableStream<Uint8Array>;
-  /** The source as a Blob, when it is one (or bytes): browsers send that (see BodySource.blob). */
-  blob?: () => Blob;
-}
 
 export interface SourceOptions {
   /** Overrides the name taken from a path or File ("upload" otherwise). */
