@@ -7,7 +7,7 @@
  * looks like a JWT). Stored form: SHA-256 hex, for the reason given in shared/keys/format.ts (a
  * high-entropy random secret needs no slow KDF, and the hash doubles as the lookup index).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { generatePrefixedSecret, hashesEqual, hashSecret, isPrefixedSecret } from '../keys/prefixed-secret.js';
 
 export const OAUTH_PREFIXES = {
   clientId: 's224c_',
@@ -20,28 +20,20 @@ export const OAUTH_PREFIXES = {
 
 export type OAuthSecretKind = keyof typeof OAUTH_PREFIXES;
 
-const RANDOM_BYTES = 32;
-/** base64url of 32 bytes, unpadded. */
-const BODY_RE = /^[A-Za-z0-9_-]{43}$/;
-
 export function generateOAuthSecret(kind: OAuthSecretKind): string {
-  return OAUTH_PREFIXES[kind] + randomBytes(RANDOM_BYTES).toString('base64url');
+  return generatePrefixedSecret(OAUTH_PREFIXES[kind]);
 }
 
 /** Prefix and shape only: a cheap refusal before any store call. */
 export function isOAuthSecret(kind: OAuthSecretKind, value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const prefix = OAUTH_PREFIXES[kind];
-  return value.startsWith(prefix) && BODY_RE.test(value.slice(prefix.length));
+  return isPrefixedSecret(OAUTH_PREFIXES[kind], value);
 }
 
 export function hashOAuthSecret(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hashSecret(value);
 }
 
 /** Constant-time comparison of a presented secret with a stored SHA-256 hex. */
 export function oauthSecretMatches(presented: string, storedHex: string): boolean {
-  const a = Buffer.from(storedHex, 'hex');
-  const b = Buffer.from(hashOAuthSecret(presented), 'hex');
-  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
+  return hashesEqual(storedHex, hashSecret(presented));
 }
