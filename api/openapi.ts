@@ -26,13 +26,17 @@ export const DEFAULT_ORIGINS: DocumentOrigins = { main: 'http://127.0.0.1:8080',
 
 /** Tags: one per API generation, then the rest of what the node serves. */
 const TAGS = [
-  { name: 'v2', description: 'The current API (docs/api.md "v2 endpoints"): X-API-Key (recommended), `api_key`, or a bearer token.' },
+  // Links, not file names: a reader of /docs follows them to the guides the node serves (api/docs/guides.ts).
+  {
+    name: 'v2',
+    description: 'The current API ([the contract](/docs/guides/api#v2-endpoints)): X-API-Key (recommended), `api_key`, or a bearer token.',
+  },
   {
     name: 'v1',
     description:
-      'The first generation (docs/api.md "v1 Set A", "v1 Set B"), kept for existing clients: `Authorization: Bearer` or `api_key`.',
+      'The first generation ([Set A](/docs/guides/api#v1-set-a) and [Set B](/docs/guides/api#v1-set-b) of the contract), kept for existing clients: `Authorization: Bearer` or `api_key`.',
   },
-  { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts (docs/auth.md).' },
+  { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts ([guide](/docs/guides/auth)).' },
   { name: 'Service', description: 'Probes and public documents; no credentials.' },
   { name: 'Client library', description: 'The client-side SHA-224 JavaScript library (README "Client-side SHA-224 library").' },
   { name: 'Dashboard', description: 'The JSON API the account dashboard calls (README "Dashboard"): a session cookie, not an API key.' },
