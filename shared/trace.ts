@@ -28,23 +28,25 @@ export interface DatabaseWait {
   waitedMs: number;
 }
 
-/** What the work in progress belongs to: its trace fields and, for an HTTP request, whether its caller is still there. */
-interface RequestScope {
+/**
+ * What the work in progress belongs to: its trace fields, for an HTTP request whether its caller is
+ * still there, and its database time (the scope is its own DatabaseWait: no second object per request).
+ */
+interface RequestScope extends DatabaseWait {
   trace: TraceContext;
   callerGone: CallerWatch | undefined;
-  database: DatabaseWait;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 /** Run `fn` (and everything it awaits) as part of `context`; `callerGone`'s signal aborts when its caller leaves. */
 export function runWithTrace<T>(context: TraceContext, fn: () => T, callerGone?: CallerWatch): T {
-  return storage.run({ trace: context, callerGone, database: { waitedMs: 0 } }, fn);
+  return storage.run({ trace: context, callerGone, waitedMs: 0 }, fn);
 }
 
 /** The database time of the request in progress; undefined outside one (background work keeps the per-step bounds only). */
 export function currentDatabaseWait(): DatabaseWait | undefined {
-  return storage.getStore()?.database;
+  return storage.getStore();
 }
 
 /** The context of the work in progress, if any: what the queue producer copies into a job. */
