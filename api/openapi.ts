@@ -1,12 +1,13 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { registerPublicPaths } from './docs/openapi-public.js';
 import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
 import { forReaders } from './docs/reader-order.js';
 import { SERVICE_VERSION } from './docs/version.js';
+import { registerManagementPaths } from './management/openapi.js';
 import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { registerOAuthPaths } from './oauth/openapi.js';
-import { documentRoutes, registerHeaders } from './openapi-kit.js';
+import { documentRoutes, documentTable, registerHeaders, type Generation, type HeaderRefs } from './openapi-kit.js';
+import { CLIENT_LIBRARY_ROUTES, METRICS_ROUTE, SERVICE_ROUTES, serviceSecurity } from './service-routes.js';
 import { describeRequestDefaults } from './openapi-request-defaults.js';
 import * as v1 from './schemas/v1.js';
 import * as v2 from './schemas/v2.js';
@@ -18,8 +19,8 @@ export interface OpenApiOptions {
   oauth?: boolean;
   /** Where the document says the API is (api/docs/openapi-servers.ts). Default: the node's default listener. */
   origins?: DocumentOrigins;
-  /** More paths, e.g. the management API once its routes are mounted (api/management/openapi.ts). */
-  extra?: (registry: OpenAPIRegistry) => void;
+  /** The management API, the dashboard's (the SDKs are generated without it). Default false. */
+  management?: boolean;
 }
 
 export const DEFAULT_ORIGINS: DocumentOrigins = { main: 'http://127.0.0.1:8080', sandboxes: [] };
@@ -37,7 +38,7 @@ const TAGS = [
       'The first generation ([Set A](/docs/guides/api#v1-set-a) and [Set B](/docs/guides/api#v1-set-b) of the contract), kept for existing clients: `Authorization: Bearer` or `api_key`.',
   },
   { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts ([guide](/docs/guides/auth)).' },
-  { name: 'Service', description: 'Probes and public documents; no credentials.' },
+  { name: 'Service', description: 'Probes, metrics and public documents; only /metrics asks for a credential (METRICS_TOKEN).' },
   { name: 'Client library', description: 'The client-side SHA-224 JavaScript library (README "Client-side SHA-224 library").' },
   { name: 'Dashboard', description: 'The JSON API the account dashboard calls (README "Dashboard"): a session cookie, not an API key.' },
 ];
@@ -79,8 +80,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     V1_ROUTES,
   );
   if (oauth) registerOAuthPaths(registry, headers);
-  registerPublicPaths(registry, headers);
-  options.extra?.(registry);
+  documentService(registry, headers);
+  if (options.management === true) registerManagementPaths(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -93,6 +94,21 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     tags: TAGS,
   });
   return localizeDocument(describeRequestDefaults(forReaders(document)), options.origins ?? DEFAULT_ORIGINS);
+}
+
+/** The service routes (api/service-routes.ts): errors in the v2 envelope, no rate window. */
+function documentService(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  const gen: Generation = {
+    name: 'v2',
+    registry,
+    errorSchema: v2.ErrorResponse,
+    errorSchemaName: 'ErrorResponse',
+    security: [],
+    headers,
+    limited: false,
+  };
+  documentTable({ gen, tag: 'Service', security: serviceSecurity }, '', [...SERVICE_ROUTES, METRICS_ROUTE]);
+  documentTable({ gen, tag: 'Client library', security: serviceSecurity }, '', CLIENT_LIBRARY_ROUTES);
 }
 
 function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {
@@ -119,6 +135,11 @@ function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): voi
     scheme: 'bearer',
     bearerFormat: 'JWT',
     description: 'An Enterprise JWT (HS256) signed with the deployment secret or an account key (docs/auth.md).',
+  });
+  registry.registerComponent('securitySchemes', 'MetricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, for Prometheus (docs/operating.md): `Authorization: Bearer <METRICS_TOKEN>`.',
   });
   if (!oauth) return;
   registry.registerComponent('securitySchemes', 'OAuth2', {
