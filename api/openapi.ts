@@ -5,7 +5,7 @@ import { SERVICE_VERSION } from './docs/version.js';
 import { registerManagementPaths } from './management/openapi.js';
 import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
-import { registerOAuthPaths } from './oauth/openapi.js';
+import { OAUTH_PREFIX, OAUTH_ROUTES, oauthSecurity, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES } from './oauth/routes.js';
 import { documentRoutes, documentTable, registerHeaders, type Generation, type HeaderRefs } from './openapi-kit.js';
 import { CLIENT_LIBRARY_ROUTES, METRICS_ROUTE, SERVICE_ROUTES, serviceSecurity } from './service-routes.js';
 import { describeRequestDefaults } from './openapi-request-defaults.js';
@@ -79,7 +79,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     '/v1',
     V1_ROUTES,
   );
-  if (oauth) registerOAuthPaths(registry, headers);
+  if (oauth) documentOAuth(registry, headers);
   documentService(registry, headers);
   if (options.management === true) registerManagementPaths(registry);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -96,17 +96,21 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   return localizeDocument(describeRequestDefaults(forReaders(document)), options.origins ?? DEFAULT_ORIGINS);
 }
 
+/** The OAuth endpoints and their metadata (api/oauth/routes.ts): the OAuth error envelope, in their schemas. */
+function documentOAuth(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  const gen = publicGeneration(registry, headers);
+  documentTable({ gen, tag: 'OAuth', security: oauthSecurity }, OAUTH_PREFIX, OAUTH_ROUTES);
+  documentTable({ gen, tag: 'OAuth', security: oauthSecurity }, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES);
+}
+
+/** The headers and v2 envelope, without rate window, of the routes outside the API generations. */
+function publicGeneration(registry: OpenAPIRegistry, headers: HeaderRefs): Generation {
+  return { name: 'v2', registry, errorSchema: v2.ErrorResponse, errorSchemaName: 'ErrorResponse', security: [], headers, limited: false };
+}
+
 /** The service routes (api/service-routes.ts): errors in the v2 envelope, no rate window. */
 function documentService(registry: OpenAPIRegistry, headers: HeaderRefs): void {
-  const gen: Generation = {
-    name: 'v2',
-    registry,
-    errorSchema: v2.ErrorResponse,
-    errorSchemaName: 'ErrorResponse',
-    security: [],
-    headers,
-    limited: false,
-  };
+  const gen = publicGeneration(registry, headers);
   documentTable({ gen, tag: 'Service', security: serviceSecurity }, '', [...SERVICE_ROUTES, METRICS_ROUTE]);
   documentTable({ gen, tag: 'Client library', security: serviceSecurity }, '', CLIENT_LIBRARY_ROUTES);
 }
@@ -154,5 +158,11 @@ function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): voi
         scopes: Object.fromEntries(OAUTH_SCOPES.map((scope) => [scope, SCOPE_WORDS[scope] ?? scope])),
       },
     },
+  });
+  registry.registerComponent('securitySchemes', 'OAuthClientBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'client_secret_basic: the form-urlencoded client id and secret (RFC 6749 §2.3.1). client_secret_post sends them in the form instead.',
   });
 }
