@@ -32,11 +32,6 @@ export interface HeaderRefs {
 
 const integerHeader = { schema: { type: 'integer' as const } };
 
-/** A header component by name, for parts of the document registered without the HeaderRefs (the dashboard's API). */
-export function headerRef(name: 'Retry-After'): HeaderRef {
-  return { $ref: `#/components/headers/${name}` };
-}
-
 export function registerHeaders(registry: OpenAPIRegistry): HeaderRefs {
   const header = (name: string, component: Record<string, unknown>): HeaderRef =>
     registry.registerComponent('headers', name, component).ref;

@@ -2,7 +2,8 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
 import { forReaders } from './docs/reader-order.js';
 import { SERVICE_VERSION } from './docs/version.js';
-import { registerManagementPaths } from './management/openapi.js';
+import { MANAGEMENT_BASE } from './management/routes.js';
+import { MANAGEMENT_TABLE, managementSecurity, SESSION_SECURITY_SCHEME } from './management/table.js';
 import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { OAUTH_PREFIX, OAUTH_ROUTES, oauthSecurity, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES } from './oauth/routes.js';
@@ -81,7 +82,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   );
   if (oauth) documentOAuth(registry, headers);
   documentService(registry, headers);
-  if (options.management === true) registerManagementPaths(registry);
+  if (options.management === true) documentManagement(registry, headers);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -106,6 +107,19 @@ function documentOAuth(registry: OpenAPIRegistry, headers: HeaderRefs): void {
 /** The headers and v2 envelope, without rate window, of the routes outside the API generations. */
 function publicGeneration(registry: OpenAPIRegistry, headers: HeaderRefs): Generation {
   return { name: 'v2', registry, errorSchema: v2.ErrorResponse, errorSchemaName: 'ErrorResponse', security: [], headers, limited: false };
+}
+
+/** The dashboard's JSON API (api/management/table.ts): a session cookie, errors in its own schema. */
+function documentManagement(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  registry.registerComponent('securitySchemes', SESSION_SECURITY_SCHEME, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'sha224d_session',
+    description:
+      'The dashboard session cookie (`__Host-sha224d_session` over HTTPS). Requests other than GET also need `X-CSRF-Token` and a same-origin `Origin`.',
+  });
+  const gen = publicGeneration(registry, headers);
+  documentTable({ gen, tag: 'Dashboard', security: managementSecurity }, MANAGEMENT_BASE, MANAGEMENT_TABLE);
 }
 
 /** The service routes (api/service-routes.ts): errors in the v2 envelope, no rate window. */
