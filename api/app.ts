@@ -1,18 +1,25 @@
 import express, { type Express, type RequestHandler } from 'express';
-import { QUEUE_BOARD_PATH, queueBoard, queueBoardEnabled } from './admin/queue-board.js';
+import { queueBoard, queueBoardEnabled } from './admin/queue-board.js';
 import type { ApiDeps } from './deps.js';
 import { publicJson } from './docs/public-document.js';
 import type { OpenApiDocument } from './docs/openapi-servers.js';
 import { clientLibrary } from './http/client-library.js';
 import { renderV2Error } from './http/envelopes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
-import { DEFAULT_RETRY_AFTER_SECONDS } from '../shared/errors.js';
 import { probeDependencies } from './readiness.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { generationOf, httpMetrics } from './middleware/http-metrics.js';
 import { traceContext } from './middleware/trace-context.js';
-import { metricsEndpoint } from './middleware/metrics-endpoint.js';
+import { mountRoutes } from './http/route-table.js';
+import {
+  CLIENT_LIBRARY_ROUTES,
+  METRICS_ROUTE,
+  NON_API_TREES,
+  SERVICE_GUARDS,
+  SERVICE_ROUTES,
+  type ServiceContext,
+} from './service-routes.js';
 import { createV1Router } from './v1/router.js';
 import { DASHBOARD_DIST } from './dashboard-dist.js';
 import { dashboardPages } from './dashboard/serve.js';
@@ -43,8 +50,33 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.set('etag', false);
   // Every request crosses these: one router layer for the four (api/http/one-layer.ts).
   app.use(inOneLayer([httpMetrics(deps.metrics), requestId(), traceContext(), requestLog(deps.logger)]));
+  const service: ServiceContext = {
+    deps,
+    ...SERVICE_GUARDS,
+    // Built once, with the dashboard's management API (the SDKs are generated without it), on its
+    // first request rather than at start, where it took a fifth of a cold start's CPU, and so is its
+    // code (api/lazy.ts); each request gets its servers and OAuth URLs (PUBLIC_URL, else the origin reached).
+    openapi: lazyHandler('the OpenAPI document', deps.logger, async () => {
+      const [{ buildOpenApiDocument }, { localizeDocument, documentOrigins }, { ORIGIN_HEADERS }] = await Promise.all([
+        import('./openapi.js'),
+        import('./docs/openapi-servers.js'),
+        import('./docs/asyncapi.js'),
+      ]);
+      let openapi: OpenApiDocument | undefined;
+      const openapiDocument = (): OpenApiDocument =>
+        (openapi ??= buildOpenApiDocument({ oauth: options.oauth === true, management: true }));
+      return publicJson((req) => localizeDocument(openapiDocument(), documentOrigins(deps.config, req)), {
+        vary: deps.config.PUBLIC_URL === undefined ? ORIGIN_HEADERS : undefined,
+      });
+    }),
+    asyncapi: lazyHandler('the AsyncAPI document', deps.logger, async () => {
+      const { buildAsyncApiDocument, ORIGIN_HEADERS, realtimeOrigin } = await import('./docs/asyncapi.js');
+      return publicJson((req) => buildAsyncApiDocument(realtimeOrigin(deps.config, req)), { vary: ORIGIN_HEADERS });
+    }),
+    sdk: clientLibrary(),
+  };
   // Before the HTTPS redirect: Prometheus scrapes pods directly, over plain HTTP (docs/operating.md).
-  app.get('/metrics', metricsEndpoint({ metrics: deps.metrics, token: deps.config.METRICS_TOKEN }));
+  mountRoutes(app, [METRICS_ROUTE], service);
   // The sandbox serves /v1 only (docs/api.md "Versioning": the sandbox also uses the /v1 prefix); the
   // probes and public documents answer on it too. /v2 is refused here, so the API can be mounted
   // before the probes and documents (none shares its prefix) and its requests cross no layer of
@@ -66,49 +98,10 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   );
   app.use(V2_PREFIX, v2.router);
 
-  // Probes and documents are not API endpoints: no credentials (docs/decisions.md).
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const answers = await probeDependencies(deps, 2000);
-    const ready = Object.values(answers).every(Boolean);
-    const checks = Object.fromEntries(Object.entries(answers).map(([name, ok]) => [name, ok ? 'ok' : 'failed']));
-    // Every 503 says when to ask again (docs/api.md "Errors"); a probe retries on its own period anyway.
-    if (!ready) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks });
-  });
-  // Built once, with the dashboard's management API (the SDKs are generated without it), on its
-  // first request rather than at start, where it took a fifth of a cold start's CPU, and so is its
-  // code (api/lazy.ts); each request gets its servers and OAuth URLs (PUBLIC_URL, else the origin reached).
+  // Probes, documents and the client library (api/service-routes.ts); the documentation site is pages.
+  mountRoutes(app, [...SERVICE_ROUTES, ...CLIENT_LIBRARY_ROUTES], service);
   app.use(
-    '/openapi.json',
-    lazyHandler('the OpenAPI document', deps.logger, async () => {
-      const [{ buildOpenApiDocument }, { registerManagementPaths }, { localizeDocument, documentOrigins }, { ORIGIN_HEADERS }] =
-        await Promise.all([
-          import('./openapi.js'),
-          import('./management/openapi.js'),
-          import('./docs/openapi-servers.js'),
-          import('./docs/asyncapi.js'),
-        ]);
-      let openapi: OpenApiDocument | undefined;
-      const openapiDocument = (): OpenApiDocument =>
-        (openapi ??= buildOpenApiDocument({ oauth: options.oauth === true, extra: registerManagementPaths }));
-      return publicJson((req) => localizeDocument(openapiDocument(), documentOrigins(deps.config, req)), {
-        vary: deps.config.PUBLIC_URL === undefined ? ORIGIN_HEADERS : undefined,
-      });
-    }),
-  );
-  app.use('/sdk', clientLibrary());
-  app.use(
-    '/asyncapi.json',
-    lazyHandler('the AsyncAPI document', deps.logger, async () => {
-      const { buildAsyncApiDocument, ORIGIN_HEADERS, realtimeOrigin } = await import('./docs/asyncapi.js');
-      return publicJson((req) => buildAsyncApiDocument(realtimeOrigin(deps.config, req)), { vary: ORIGIN_HEADERS });
-    }),
-  );
-  app.use(
-    '/docs',
+    NON_API_TREES.docs,
     lazyHandler('the documentation site', deps.logger, async () => (await import('./docs/site.js')).docsSite(deps.config)),
   );
 
@@ -117,7 +110,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     res.locals.sandbox === true && req.path !== '/v1' && !req.path.startsWith('/v1/') ? unknownOnSandbox(req, res, next) : next(),
   );
   // Operators' queue UI, distributed mode with ADMIN_TOKEN only (docs/operating.md "Queue UI").
-  if (queueBoardEnabled(deps.config)) app.use(QUEUE_BOARD_PATH, queueBoard(deps.config, deps.logger));
+  if (queueBoardEnabled(deps.config)) app.use(NON_API_TREES.queueBoard, queueBoard(deps.config, deps.logger));
   // The dashboard: its management API and its pages (docs/decisions.md "Dashboard and accounts");
   // the API is loaded on its first request (api/lazy.ts).
   app.use(
@@ -133,7 +126,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
       }),
     ),
   );
-  app.use('/dashboard', dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
+  app.use(NON_API_TREES.dashboard, dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
   app.use('/v1', createV1Router(deps));
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
   app.use(rejectMalformedPath());

@@ -39,10 +39,16 @@ export function onFirstUse<T>(name: string, logger: Logger, load: () => Promise<
   };
 }
 
+/** A handler built on its first request, which can also be loaded without one. */
+export interface LazyHandler extends RequestHandler {
+  /** The handler, loaded if need be: what test/openapi/served-routes.test.ts walks to list what the node serves. */
+  load(): Promise<RequestHandler>;
+}
+
 /** A handler (an Express router, say) built on its first request; later requests go straight to it. */
-export function lazyHandler(name: string, logger: Logger, load: () => Promise<RequestHandler>): RequestHandler {
+export function lazyHandler(name: string, logger: Logger, load: () => Promise<RequestHandler>): LazyHandler {
   const part = onFirstUse(name, logger, load);
-  return (req, res, next) => {
+  const serve: RequestHandler = (req, res, next) => {
     const handler = part.ready();
     if (handler !== undefined) {
       handler(req, res, next);
@@ -53,4 +59,5 @@ export function lazyHandler(name: string, logger: Logger, load: () => Promise<Re
       .then((loaded) => loaded(req, res, next))
       .catch(next);
   };
+  return Object.assign(serve, { load: () => part.get() });
 }

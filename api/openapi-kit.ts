@@ -32,11 +32,6 @@ export interface HeaderRefs {
 
 const integerHeader = { schema: { type: 'integer' as const } };
 
-/** A header component by name, for parts of the document registered without the HeaderRefs (the dashboard's API). */
-export function headerRef(name: 'Retry-After'): HeaderRef {
-  return { $ref: `#/components/headers/${name}` };
-}
-
 export function registerHeaders(registry: OpenAPIRegistry): HeaderRefs {
   const header = (name: string, component: Record<string, unknown>): HeaderRef =>
     registry.registerComponent('headers', name, component).ref;
@@ -201,15 +196,17 @@ export interface OperationSpec {
   operationId: string;
   path: string;
   summary: string;
-  /** The OAuth scope this operation needs (its permission, shared/auth/principal.ts). */
-  scope: string;
+  /** Its tag: the generation's name, or its table's (api/http/route-table.ts). */
+  tag: string;
+  /** Who may call it (for a generation: its security with the operation's OAuth scope, securityFor). */
+  security: Array<Record<string, string[]>>;
   /** Error codes beyond CALLER_ERRORS. */
   errors?: readonly ErrorCode[];
   description?: string;
 }
 
 /** `security` with the operation's OAuth scope filled in. */
-function securityFor(gen: Generation, scope: string): Array<Record<string, string[]>> {
+export function securityFor(gen: Generation, scope: string): Array<Record<string, string[]>> {
   return gen.security.map((requirement) =>
     Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, name === 'OAuth2' ? [scope] : scopes])),
   );
@@ -226,11 +223,11 @@ export function generationRegistrar(gen: Generation) {
   const ok = (response: Schema): Record<number, ResponseConfig> => okResponse(gen, response);
   const base = (spec: OperationSpec): Omit<RouteConfig, 'method' | 'responses'> => ({
     operationId: spec.operationId,
-    tags: [gen.name],
+    tags: [spec.tag],
     path: spec.path,
     summary: spec.summary,
     ...(spec.description === undefined ? {} : { description: spec.description }),
-    security: securityFor(gen, spec.scope),
+    security: spec.security,
   });
   return {
     ok,
@@ -288,10 +285,11 @@ export function multipartBody(fields: z.ZodObject, fileDescription: string) {
 
 /**
  * A route's OpenAPI operation as its route table declares it (api/http/route-table.ts): the path,
- * method and scope come from the route. A JSON POST names its `request`; an upload its form
- * `upload` fields; a GET only its `response`; anything else builds its request and responses.
+ * method and security come from the route and its table. A JSON POST names its `request`; an
+ * upload its form `upload` fields; a GET only its `response`; anything else builds its request and
+ * responses (`custom`, given the table's generation for its headers and error envelope).
  */
-export type RouteDoc = Omit<OperationSpec, 'path' | 'scope'> &
+export type RouteDoc = Omit<OperationSpec, 'path' | 'tag' | 'security'> &
   (
     | { request: Schema; response: Schema | Record<number, ResponseConfig> }
     | { upload: z.ZodObject; file: string; response: Schema }
@@ -304,19 +302,34 @@ export function openApiPath(prefix: string, path: string): string {
   return prefix + path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
-/** Register the operations of a generation's route table, in its order, under `prefix`. */
-export function documentRoutes(
-  gen: Generation,
-  prefix: string,
-  routes: ReadonlyArray<{ method: 'get' | 'post'; path: string; permission: Permission; doc: RouteDoc }>,
-): void {
+/** What a route table's operations share in the document: its tag, envelope and who may call each route. */
+export interface TableDocs<P> {
+  /** The headers and the error envelope its operations answer with. */
+  gen: Generation;
+  tag: string;
+  /** The security requirement of a route's `permission`. */
+  security: (permission: P) => Array<Record<string, string[]>>;
+}
+
+/** What the document reads of a route (api/http/route-table.ts Route). */
+export interface DocumentedRoute<P> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  permission: P;
+  doc: RouteDoc;
+}
+
+/** Register the operations of a route table, in its order, under `prefix`. */
+export function documentTable<P>(docs: TableDocs<P>, prefix: string, routes: ReadonlyArray<DocumentedRoute<P>>): void {
+  const { gen } = docs;
   const registrar = generationRegistrar(gen);
   for (const { method, path, permission, doc } of routes) {
     const spec: OperationSpec = {
       operationId: doc.operationId,
       path: openApiPath(prefix, path),
       summary: doc.summary,
-      scope: PERMISSION_CLAIMS[permission],
+      tag: docs.tag,
+      security: docs.security(permission),
       ...(doc.errors === undefined ? {} : { errors: doc.errors }),
       ...(doc.description === undefined ? {} : { description: doc.description }),
     };
@@ -325,4 +338,9 @@ export function documentRoutes(
     else if ('request' in doc) registrar.post(spec, doc.request, doc.response);
     else registrar.get(spec, doc.response);
   }
+}
+
+/** Register the operations of an API generation's route table under `prefix`: its tag and the key permission's OAuth scope. */
+export function documentRoutes(gen: Generation, prefix: string, routes: ReadonlyArray<DocumentedRoute<Permission>>): void {
+  documentTable({ gen, tag: gen.name, security: (permission) => securityFor(gen, PERMISSION_CLAIMS[permission]) }, prefix, routes);
 }

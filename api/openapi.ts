@@ -1,12 +1,14 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { registerPublicPaths } from './docs/openapi-public.js';
 import { localizeDocument, type DocumentOrigins, type OpenApiDocument } from './docs/openapi-servers.js';
 import { forReaders } from './docs/reader-order.js';
 import { SERVICE_VERSION } from './docs/version.js';
+import { MANAGEMENT_BASE } from './management/routes.js';
+import { MANAGEMENT_TABLE, managementSecurity, SESSION_SECURITY_SCHEME } from './management/table.js';
 import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
-import { registerOAuthPaths } from './oauth/openapi.js';
-import { documentRoutes, registerHeaders } from './openapi-kit.js';
+import { OAUTH_PREFIX, OAUTH_ROUTES, oauthSecurity, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES } from './oauth/routes.js';
+import { documentRoutes, documentTable, registerHeaders, type Generation, type HeaderRefs } from './openapi-kit.js';
+import { CLIENT_LIBRARY_ROUTES, METRICS_ROUTE, SERVICE_ROUTES, serviceSecurity } from './service-routes.js';
 import { describeRequestDefaults } from './openapi-request-defaults.js';
 import * as v1 from './schemas/v1.js';
 import * as v2 from './schemas/v2.js';
@@ -18,8 +20,8 @@ export interface OpenApiOptions {
   oauth?: boolean;
   /** Where the document says the API is (api/docs/openapi-servers.ts). Default: the node's default listener. */
   origins?: DocumentOrigins;
-  /** More paths, e.g. the management API once its routes are mounted (api/management/openapi.ts). */
-  extra?: (registry: OpenAPIRegistry) => void;
+  /** The management API, the dashboard's (the SDKs are generated without it). Default false. */
+  management?: boolean;
 }
 
 export const DEFAULT_ORIGINS: DocumentOrigins = { main: 'http://127.0.0.1:8080', sandboxes: [] };
@@ -37,7 +39,7 @@ const TAGS = [
       'The first generation ([Set A](/docs/guides/api#v1-set-a) and [Set B](/docs/guides/api#v1-set-b) of the contract), kept for existing clients: `Authorization: Bearer` or `api_key`.',
   },
   { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts ([guide](/docs/guides/auth)).' },
-  { name: 'Service', description: 'Probes and public documents; no credentials.' },
+  { name: 'Service', description: 'Probes, metrics and public documents; only /metrics asks for a credential (METRICS_TOKEN).' },
   { name: 'Client library', description: 'The client-side SHA-224 JavaScript library (README "Client-side SHA-224 library").' },
   { name: 'Dashboard', description: 'The JSON API the account dashboard calls (README "Dashboard"): a session cookie, not an API key.' },
 ];
@@ -78,9 +80,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     '/v1',
     V1_ROUTES,
   );
-  if (oauth) registerOAuthPaths(registry, headers);
-  registerPublicPaths(registry, headers);
-  options.extra?.(registry);
+  if (oauth) documentOAuth(registry, headers);
+  documentService(registry, headers);
+  if (options.management === true) documentManagement(registry, headers);
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
@@ -93,6 +95,38 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     tags: TAGS,
   });
   return localizeDocument(describeRequestDefaults(forReaders(document)), options.origins ?? DEFAULT_ORIGINS);
+}
+
+/** The OAuth endpoints and their metadata (api/oauth/routes.ts): the OAuth error envelope, in their schemas. */
+function documentOAuth(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  const gen = publicGeneration(registry, headers);
+  documentTable({ gen, tag: 'OAuth', security: oauthSecurity }, OAUTH_PREFIX, OAUTH_ROUTES);
+  documentTable({ gen, tag: 'OAuth', security: oauthSecurity }, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES);
+}
+
+/** The headers and v2 envelope, without rate window, of the routes outside the API generations. */
+function publicGeneration(registry: OpenAPIRegistry, headers: HeaderRefs): Generation {
+  return { name: 'v2', registry, errorSchema: v2.ErrorResponse, errorSchemaName: 'ErrorResponse', security: [], headers, limited: false };
+}
+
+/** The dashboard's JSON API (api/management/table.ts): a session cookie, errors in its own schema. */
+function documentManagement(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  registry.registerComponent('securitySchemes', SESSION_SECURITY_SCHEME, {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'sha224d_session',
+    description:
+      'The dashboard session cookie (`__Host-sha224d_session` over HTTPS). Requests other than GET also need `X-CSRF-Token` and a same-origin `Origin`.',
+  });
+  const gen = publicGeneration(registry, headers);
+  documentTable({ gen, tag: 'Dashboard', security: managementSecurity }, MANAGEMENT_BASE, MANAGEMENT_TABLE);
+}
+
+/** The service routes (api/service-routes.ts): errors in the v2 envelope, no rate window. */
+function documentService(registry: OpenAPIRegistry, headers: HeaderRefs): void {
+  const gen = publicGeneration(registry, headers);
+  documentTable({ gen, tag: 'Service', security: serviceSecurity }, '', [...SERVICE_ROUTES, METRICS_ROUTE]);
+  documentTable({ gen, tag: 'Client library', security: serviceSecurity }, '', CLIENT_LIBRARY_ROUTES);
 }
 
 function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {
@@ -120,6 +154,11 @@ function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): voi
     bearerFormat: 'JWT',
     description: 'An Enterprise JWT (HS256) signed with the deployment secret or an account key (docs/auth.md).',
   });
+  registry.registerComponent('securitySchemes', 'MetricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, for Prometheus (docs/operating.md): `Authorization: Bearer <METRICS_TOKEN>`.',
+  });
   if (!oauth) return;
   registry.registerComponent('securitySchemes', 'OAuth2', {
     type: 'oauth2',
@@ -133,5 +172,11 @@ function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): voi
         scopes: Object.fromEntries(OAUTH_SCOPES.map((scope) => [scope, SCOPE_WORDS[scope] ?? scope])),
       },
     },
+  });
+  registry.registerComponent('securitySchemes', 'OAuthClientBasic', {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'client_secret_basic: the form-urlencoded client id and secret (RFC 6749 §2.3.1). client_secret_post sends them in the form instead.',
   });
 }

@@ -14,15 +14,15 @@ export interface PublicJsonOptions {
 }
 
 /**
- * Mount with `app.use(path, publicJson(...))`: it answers the mount path itself; deeper paths fall
- * through. `build` runs per request, so keep it cheap.
+ * The handler of a document's route (api/service-routes.ts), answering every method on its path.
+ * `build` runs per request, so keep it cheap.
  */
 export function publicJson(
   build: (req: Request) => unknown,
   { vary, type = 'application/json; charset=utf-8' }: PublicJsonOptions = {},
 ): RequestHandler {
   return publicResource(
-    (req) => (req.path === '/' ? build : undefined),
+    () => build,
     function sendPublicJson(req, res, buildDocument) {
       const body = Buffer.from(JSON.stringify(buildDocument(req)));
       const etag = `"${createHash('sha224').update(body).digest('hex').slice(0, 32)}"`;

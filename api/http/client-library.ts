@@ -139,12 +139,15 @@ function notModified(ifNoneMatch: string | undefined, etag: string): boolean {
 
 let routes: Map<string, Served> | undefined;
 
-/** Mount at /sdk. Paths it does not know fall through (to the 404 handler). */
-export function clientLibrary(): RequestHandler {
+/**
+ * The handler of the /sdk routes (api/service-routes.ts), its files named below `base` (`/sdk`).
+ * Paths it does not know fall through (to the 404 handler).
+ */
+export function clientLibrary(base = '/sdk'): RequestHandler {
   routes ??= loadRoutes();
   const known = routes;
   return publicResource(
-    (req) => known.get(req.path),
+    (req) => (req.path.startsWith(`${base}/`) ? known.get(req.path.slice(base.length)) : undefined),
     function sendClientLibrary(req, res, served) {
       const { representations } = served;
       const available = (['br', 'gzip'] as const).filter((c) => representations[c] !== undefined);

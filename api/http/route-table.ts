@@ -1,11 +1,16 @@
 /**
- * One route table per API generation: each route is declared once, and that declaration drives
- * its Express registration, the 405 `Allow` list of its path and its OpenAPI operation
- * (api/openapi-kit.ts documentRoutes). A handler is parse → operation → render: the schema
- * checks and decodes (api/schemas/), the operation does the work (api/operations/), a typed
- * renderer shapes the generation's body.
+ * The one shape every HTTP route of the node is declared in: /v1 and /v2, the management API, the
+ * OAuth endpoints and the service routes (probes, metrics, documents, SDK assets). Each route is
+ * declared once, and that declaration drives its Express registration, the 405 `Allow` list of its
+ * path (where its table answers 405s) and its OpenAPI operation (api/openapi-kit.ts
+ * documentTable). A handler is parse → operation → render: the schema checks and decodes
+ * (api/schemas/), the operation does the work (api/operations/), a typed renderer shapes the body.
+ *
+ * Who may call a route is its `permission`, read by its table's own guard builder: a key permission
+ * for /v1 and /v2 (api/middleware/guards.ts), the session roles of the management API, OAuth's
+ * client authentication; `'public'` where no credential is asked for.
  */
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
 import type { ApiDeps } from '../deps.js';
 import type { RouteDoc } from '../openapi-kit.js';
@@ -13,22 +18,45 @@ import { methodNotAllowed } from './method-not-allowed.js';
 import type { StaticRoute } from './exact-routes.js';
 import { inOneLayer } from './one-layer.js';
 
-/** What a generation hands its routes. */
-export interface RouteContext {
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** How a route's request body is read: JSON, or an HTML form (application/x-www-form-urlencoded). */
+export type BodyKind = 'json' | 'form';
+
+/** What every table hands its routes' registration: its guard builder and its body parsers. */
+export interface TableContext<P> {
+  /** The handlers that admit a caller to a route of `permission` (none for a public route). */
+  guard: (permission: P) => RequestHandler[];
+  /** The parser of each body kind the table's routes read. */
+  bodies?: Partial<Record<BodyKind, RequestHandler>>;
+  /**
+   * Read the body before the guard: OAuth clients may authenticate with credentials inside the
+   * form (client_secret_post). Elsewhere who is asking is settled before what they sent is read.
+   */
+  bodyFirst?: boolean;
+  /** Answer 405 with `Allow` to other methods on the table's paths (the API generations do). */
+  methodNotAllowed?: boolean;
+}
+
+/** What a generation (/v1, /v2) hands its routes. */
+export interface RouteContext extends TableContext<Permission> {
   deps: ApiDeps;
-  /** Require a caller, check a client key's Origin and `permission` (counted by the router). */
-  guard: (permission: Permission) => RequestHandler[];
   /** The JSON body parser with the node's limits (api/middleware/json-body.ts). */
   json: RequestHandler;
 }
 
-export interface Route {
-  method: 'get' | 'post';
-  /** Inside the generation's router, in Express syntax (`/jobs/:id`). */
+export interface Route<P = Permission, C = RouteContext> {
+  method: HttpMethod;
+  /** Inside the table's router, in Express syntax (`/jobs/:id`). */
   path: string;
-  permission: Permission;
-  /** A JSON body is parsed before the handler; uploads read their own body. */
-  jsonBody?: boolean;
+  /** Who may call it, as the table's guard builder reads it (see above). */
+  permission: P;
+  /** The body read before the handler; uploads read their own body. */
+  body?: BodyKind;
+  /**
+   * The handler answers every method on its path itself (HEAD, a CORS preflight, a 405 with
+   * `Allow`), as the public documents and SDK files do; documented as `method`.
+   */
+  anyMethod?: true;
   /** Refusals that need no body, run after the guard and before the body is read. */
   before?: readonly RequestHandler[];
   /**
@@ -36,34 +64,47 @@ export interface Route {
    * nor counted in it (docs/limits.md "Headers and errors").
    */
   outsideQuota?: true;
-  handle: (ctx: RouteContext, req: Request, res: Response) => Promise<void> | void;
-  /** Its OpenAPI operation; the path and the scope come from the route itself. */
+  /** `next` passes on a request the handler does not answer (an SDK file it does not have). */
+  handle: (ctx: C, req: Request, res: Response, next: NextFunction) => unknown;
+  /** Its OpenAPI operation; the path and the security come from the route and its table. */
   doc: RouteDoc;
 }
 
+/** Where a table is registered: a router, or the app itself (no router layer crossed by every request). */
+export type RouteTarget = Pick<Router, 'route' | 'all'>;
+
 /**
- * Register `routes` on `router`, then a 405 with `Allow` for every other method on their paths.
- * Returns each route with its handlers, for the exact-path dispatch (api/http/exact-routes.ts).
+ * Register `routes` on `router`, then (with `ctx.methodNotAllowed`, the default) a 405 with
+ * `Allow` for every other method on their paths. Returns each route with its handlers, for the
+ * exact-path dispatch (api/http/exact-routes.ts).
  */
-export function mountRoutes(router: Router, routes: readonly Route[], ctx: RouteContext): StaticRoute[] {
+export function mountRoutes<P, C extends TableContext<P>>(router: RouteTarget, routes: ReadonlyArray<Route<P, C>>, ctx: C): StaticRoute[] {
   const mounted: StaticRoute[] = [];
   for (const route of routes) {
-    const body = route.jsonBody === true ? [ctx.json] : [];
+    const parser = route.body === undefined ? undefined : ctx.bodies?.[route.body];
+    if (route.body !== undefined && parser === undefined) throw new TypeError(`${route.path}: no ${route.body} body parser`);
+    const body = parser === undefined ? [] : [parser];
+    const guard = ctx.guard(route.permission);
+    const before = route.before ?? [];
+    const admit = ctx.bodyFirst === true ? [...body, ...before, ...guard] : [...guard, ...before, ...body];
     const handlers: RequestHandler[] = [
       // The guards, refusals and body parser in one router layer (api/http/one-layer.ts).
-      inOneLayer([...ctx.guard(route.permission), ...(route.before ?? []), ...body]),
-      (req, res) => route.handle(ctx, req, res),
+      ...(admit.length > 0 ? [inOneLayer(admit)] : []),
+      (req, res, next) => route.handle(ctx, req, res, next),
     ];
     const expressRoute = router.route(route.path);
-    expressRoute[route.method](...handlers);
+    if (route.anyMethod === true) expressRoute.all(...handlers);
+    else expressRoute[route.method](...handlers);
     mounted.push({ method: route.method, path: route.path, route: expressRoute, handlers });
   }
-  for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
+  if (ctx.methodNotAllowed !== false) {
+    for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
+  }
   return mounted;
 }
 
 /** Each path of `routes` with the methods it serves, in declaration order. */
-export function allowedMethods(routes: readonly Route[]): Map<string, string[]> {
+export function allowedMethods(routes: ReadonlyArray<Pick<Route<unknown, never>, 'path' | 'method'>>): Map<string, string[]> {
   const allowed = new Map<string, string[]>();
   for (const { path, method } of routes) allowed.set(path, [...(allowed.get(path) ?? []), method.toUpperCase()]);
   return allowed;

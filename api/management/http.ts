@@ -1,7 +1,7 @@
 /**
  * The management API over HTTP, mounted at MANAGEMENT_BASE (/dashboard/api) on every API node:
- * each route of routes.ts, validated with its contract.ts schemas, answered by dispatch.ts, errors
- * in the v2 envelope (docs/decisions.md "Dashboard and accounts").
+ * its route table (table.ts) behind the table's guard, errors in the v2 envelope (docs/decisions.md
+ * "Dashboard and accounts"). The guard:
  *
  *  - 'none' routes (sign-in, one-time links) start a session: a browser's Origin, when sent, must be
  *    ours (no login CSRF); no token exists yet.
@@ -9,10 +9,9 @@
  *    same-origin Origin and the session's X-CSRF-Token (api/sessions/csrf.ts).
  *  - an account route acts as the person's membership of `{accountId}` (404 if none).
  */
-import express, { type Request, type Response, type Router } from 'express';
-import type { z } from 'zod';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Config } from '../../shared/config.js';
-import { invalidInput, ServiceError } from '../../shared/errors.js';
+import { ServiceError } from '../../shared/errors.js';
 import type { PlanCatalog } from '../../shared/limits/plans.js';
 import type { RequestLimiter } from '../../shared/limits/types.js';
 import type { Logger } from '../../shared/log.js';
@@ -21,13 +20,12 @@ import { renderV2Error } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { isOriginAmong } from '../http/origin.js';
 import { noStore } from '../middleware/security-headers.js';
-import { type ContractEntry, MANAGEMENT_CONTRACT } from './contract.js';
+import { mountRoutes } from '../http/route-table.js';
 import { assertCsrf, CSRF_HEADER } from '../sessions/csrf.js';
-import { type CallInput, HANDLERS, type Outcome } from './dispatch.js';
-import { managementSettings, type ManagementContext, resolveActor } from './operations/context.js';
+import { MANAGEMENT_TABLE, type ManagementTableContext, type Outcome } from './table.js';
+import { managementSettings } from './operations/context.js';
 import { activeSession, allowedOrigins, clientInfo, cookieOptions, requestOrigin } from '../sessions/request-session.js';
-import { MANAGEMENT_ROUTES, type RouteName } from './routes.js';
-import { clearSessionCookie, sessionCookie } from '../sessions/sessions.js';
+import { type ActiveSession, clearSessionCookie, sessionCookie } from '../sessions/sessions.js';
 
 export interface ManagementHttpDeps {
   config: Config;
@@ -46,63 +44,58 @@ export function createManagementRouter(deps: ManagementHttpDeps): Router {
   const now = deps.now ?? (() => new Date());
   const settings = managementSettings(deps.config);
   const router = express.Router();
+  // Every management request's body is read before its guard, so a malformed one is a 400 whatever the session.
   router.use(noStore());
   router.use(express.json({ limit: MAX_BODY_BYTES, strict: true }));
 
-  function contextFor(req: Request): ManagementContext {
-    const origin = requestOrigin(req) ?? 'http://localhost';
-    return {
-      store: deps.store,
-      catalog: deps.catalog,
-      limiter: deps.limiter,
-      settings,
-      baseUrl: deps.config.PUBLIC_URL ?? origin,
-      sandboxUrl: sandboxUrl(deps.config, req),
-      serviceStatus: deps.serviceStatus,
-      now,
-    };
-  }
+  // The session each request's guard admitted, for its route.
+  const sessions = new WeakMap<Request, ActiveSession>();
+  const admitSession: RequestHandler = async function admitSession(req, res, next) {
+    const active = await activeSession(req, deps.store, now());
+    if (!active) {
+      if (clientInfo(req).previousToken !== undefined) res.setHeader('Set-Cookie', clearSessionCookie(cookieOptions(req)));
+      throw new ServiceError('UNAUTHORIZED', { message: 'Sign in to continue; your session ended or you are not signed in' });
+    }
+    assertCsrf(
+      { method: req.method, origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site'), presentedToken: req.get(CSRF_HEADER) },
+      { token: active.token, id: active.session.id },
+      allowedOrigins(req, deps.config.PUBLIC_URL),
+    );
+    sessions.set(req, active);
+    next();
+  };
+  const ownOrigin: RequestHandler = function ownOrigin(req, _res, next) {
+    assertOwnOrigin(req, deps.config.PUBLIC_URL);
+    next();
+  };
 
-  for (const name of Object.keys(MANAGEMENT_ROUTES) as RouteName[]) {
-    const route = MANAGEMENT_ROUTES[name];
-    const entry: ContractEntry = MANAGEMENT_CONTRACT[name];
-    const handler = HANDLERS[name];
-    const path = route.path.replace(/\{(\w+)\}/g, ':$1');
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](path, async (req: Request, res: Response) => {
-      const ctx = contextFor(req);
-      const client = clientInfo(req);
-      // Who is asking is settled before what they sent is read: no session answers 401, not 400.
-      const read = (): CallInput => ({
-        params: (parse(entry.params, req.params, 'path') ?? {}) as Record<string, string>,
-        query: parse(entry.query, req.query, 'query'),
-        body: parse(entry.body, req.body ?? {}, 'body'),
-        client,
-      });
-      let outcome: Outcome;
-      if (handler.auth === 'none') {
-        assertOwnOrigin(req, deps.config.PUBLIC_URL);
-        outcome = await handler.run(ctx, read());
-      } else {
-        const active = await activeSession(req, deps.store, ctx.now());
-        if (!active) {
-          if (client.previousToken !== undefined) res.setHeader('Set-Cookie', clearSessionCookie(cookieOptions(req)));
-          throw new ServiceError('UNAUTHORIZED', { message: 'Sign in to continue; your session ended or you are not signed in' });
-        }
-        assertCsrf(
-          { method: req.method, origin: req.get('origin'), secFetchSite: req.get('sec-fetch-site'), presentedToken: req.get(CSRF_HEADER) },
-          { token: active.token, id: active.session.id },
-          allowedOrigins(req, deps.config.PUBLIC_URL),
-        );
-        const input = read();
-        outcome =
-          handler.auth === 'session'
-            ? await handler.run(ctx, active, input)
-            : await handler.run(ctx, await resolveActor(ctx, active, input.params.accountId ?? ''), input);
-      }
-      send(req, res, outcome, ctx.now());
-    });
-  }
+  const ctx: ManagementTableContext = {
+    guard: (auth) => (auth === 'none' ? [ownOrigin] : [admitSession]),
+    // The JSON body is parsed for every request above (and validated per route by its schema).
+    bodies: { json: (_req, _res, next) => next() },
+    // An unknown method or path is the v2 404 below, as it always was.
+    methodNotAllowed: false,
+    contextFor: (req) => {
+      const origin = requestOrigin(req) ?? 'http://localhost';
+      return {
+        store: deps.store,
+        catalog: deps.catalog,
+        limiter: deps.limiter,
+        settings,
+        baseUrl: deps.config.PUBLIC_URL ?? origin,
+        sandboxUrl: sandboxUrl(deps.config, req),
+        serviceStatus: deps.serviceStatus,
+        now,
+      };
+    },
+    sessionOf: (req) => {
+      const active = sessions.get(req);
+      if (active === undefined) throw new Error('management route without a session guard');
+      return active;
+    },
+    send,
+  };
+  mountRoutes(router, MANAGEMENT_TABLE, ctx);
   router.use(notFound(renderV2Error));
   router.use(errorHandler({ render: renderV2Error, logger: deps.logger }));
   return router;
@@ -118,16 +111,6 @@ function send(req: Request, res: Response, outcome: Outcome, now: Date): void {
     return;
   }
   res.json(outcome.body);
-}
-
-/** Validates one part of the request with its schema; a route without that schema takes nothing there. */
-function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : where;
-  throw invalidInput(field, issue ? `${field}: ${issue.message}` : `Invalid ${where}`);
 }
 
 /** Sign-in and link routes: a browser names its page's origin, which must be ours (login CSRF). */

@@ -46,7 +46,7 @@ export function createGenerationRouter(deps: ApiDeps, options: GenerationOptions
 
   // One router layer for what every request of the generation crosses (api/http/one-layer.ts).
   router.use(inOneLayer(common));
-  const mounted = mountRoutes(router, options.routes, { deps, guard, json });
+  const mounted = mountRoutes(router, options.routes, { deps, guard, json, bodies: { json } });
   router.use(unknown);
   router.use(onError);
   return { router, common, mounted, unknown, onError };

@@ -14,6 +14,10 @@ export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'n
 /** What the metadata advertises (RFC 8414 §2): the three methods above, for every endpoint that authenticates clients. */
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none'];
 
+/** Where the OAuth router and the metadata are mounted (./mounts.ts). */
+export const OAUTH_PREFIX = '/oauth';
+export const WELL_KNOWN_PREFIX = '/.well-known';
+
 /** Under the issuer's origin; the OAuth router is mounted there (api/compose.ts). */
 export const OAUTH_PATHS = {
   authorize: '/oauth/authorize',

@@ -6,24 +6,11 @@ import type { ErrorRequestHandler } from 'express';
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Logger } from '../../shared/log.js';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../shared/errors.js';
+import { OAuthEndpointError } from './endpoint-error.js';
+
+export { BASIC_CHALLENGE, OAuthEndpointError } from './endpoint-error.js';
 
 const { OAuthError } = OAuth2Server;
-
-/** The realm of every Basic challenge this service sends (RFC 7617 §2). */
-export const BASIC_CHALLENGE = 'Basic realm="sha224d"';
-
-/** An error answered in the OAuth envelope, raised outside the library (client authentication, revocation, introspection). */
-export class OAuthEndpointError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    readonly description: string,
-    /** Set on a 401 for a client that tried HTTP Basic (RFC 6749 §5.2: the challenge is then required). */
-    readonly challenge?: string,
-  ) {
-    super(description);
-  }
-}
 
 export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
   return function oauthErrors(err: unknown, _req, res, _next) {

@@ -6,7 +6,9 @@
  * tokens, no `jwks_uri`), so a client asking for those is refused by the endpoints themselves.
  */
 import express, { type Router } from 'express';
-import { CLIENT_AUTH_METHODS, OAUTH_GRANTS, OAUTH_PATHS, OAUTH_SCOPES, WELL_KNOWN_PATHS } from './constants.js';
+import { CLIENT_AUTH_METHODS, OAUTH_GRANTS, OAUTH_PATHS, OAUTH_SCOPES } from './constants.js';
+import { mountRoutes } from '../http/route-table.js';
+import { WELL_KNOWN_ROUTES, type MetadataContext } from './routes.js';
 import type { Logger } from '../../shared/log.js';
 import { oauthErrorHandler } from './errors.js';
 import { issuerOf } from './issuer.js';
@@ -53,18 +55,24 @@ export function authorizationServerMetadata(issuer: string): AuthorizationServer
 }
 
 /**
- * Mounted at /.well-known. Public and credential-free, so any origin may read it (a browser app
+ * Mounted at /.well-known (./routes.ts WELL_KNOWN_ROUTES). Public and credential-free, so any origin may read it (a browser app
  * discovers too). `publicUrl` (PUBLIC_URL) fixes the issuer; without it the issuer is the origin asked.
  */
 export function createOAuthMetadataRouter(logger: Logger, publicUrl?: string): Router {
   const router = express.Router();
-  router.get([...WELL_KNOWN_PATHS], (req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', 'public, max-age=3600');
-    // Named by the request only without PUBLIC_URL: then a cache must key on what decides it.
-    if (publicUrl === undefined) res.setHeader('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
-    res.json(authorizationServerMetadata(issuerOf(req, publicUrl)));
-  });
+  const ctx: MetadataContext = {
+    guard: () => [],
+    // Another method is passed on, to the node's 404, as before the table.
+    methodNotAllowed: false,
+    metadata: (req, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      // Named by the request only without PUBLIC_URL: then a cache must key on what decides it.
+      if (publicUrl === undefined) res.setHeader('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+      res.json(authorizationServerMetadata(issuerOf(req, publicUrl)));
+    },
+  };
+  mountRoutes(router, WELL_KNOWN_ROUTES, ctx);
   router.use(oauthErrorHandler(logger));
   return router;
 }

@@ -6,15 +6,16 @@
 import type { RequestHandler } from 'express';
 import { lazyHandler } from '../lazy.js';
 import type { OAuthRouterDeps } from './router.js';
+import { OAUTH_PREFIX, WELL_KNOWN_PREFIX } from './constants.js';
 
 export function createOAuthMounts(deps: OAuthRouterDeps): Array<{ prefix: string; router: RequestHandler }> {
   return [
     {
-      prefix: '/oauth',
+      prefix: OAUTH_PREFIX,
       router: lazyHandler('the OAuth endpoints', deps.logger, async () => (await import('./router.js')).createOAuthRouter(deps)),
     },
     {
-      prefix: '/.well-known',
+      prefix: WELL_KNOWN_PREFIX,
       router: lazyHandler('the OAuth metadata', deps.logger, async () =>
         (await import('./metadata.js')).createOAuthMetadataRouter(deps.logger, deps.publicUrl),
       ),

@@ -1,8 +1,9 @@
 /**
  * OAuth 2.0 endpoints (docs/api.md "Authentication" rule 8; the contract shows none, these are ours,
- * docs/auth.md). @node-oauth/oauth2-server runs the authorization code and refresh grants; this
- * router adapts Express to it, authenticates clients itself (one path, ./client-auth.ts) and speaks
- * the OAuth error envelope {error, error_description} (RFC 6749 §5.2), not the v2 one.
+ * docs/auth.md), declared in ./routes.ts. @node-oauth/oauth2-server runs the authorization code and
+ * refresh grants; this router adapts Express to it, authenticates clients itself (one path,
+ * ./client-auth.ts, the table's guard) and speaks the OAuth error envelope {error,
+ * error_description} (RFC 6749 §5.2), not the v2 one.
  *
  *   GET|POST /oauth/authorize   authorization code grant, PKCE S256 required. In a browser the
  *                               resource owner is the person signed in to the dashboard, who approves
@@ -15,13 +16,7 @@
  *   POST /oauth/introspect      RFC 7662, for the client's own tokens.
  *   GET /.well-known/oauth-authorization-server (and openid-configuration)   RFC 8414 (./metadata.ts).
  */
-import express, {
-  type NextFunction,
-  type Request as ExpressRequest,
-  type Response as ExpressResponse,
-  type RequestHandler,
-  type Router,
-} from 'express';
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse, type Router } from 'express';
 import OAuth2Server, { type Client } from '@node-oauth/oauth2-server';
 import { createOAuthModel, type OAuthModel, type OAuthUser } from './server/model.js';
 import { isServiceError } from '../../shared/errors.js';
@@ -29,12 +24,14 @@ import { authenticateApiKey } from '../../shared/keys/api-keys.js';
 import type { Logger } from '../../shared/log.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { DASHBOARD_DIST } from '../dashboard-dist.js';
-import { createClientAuthenticator, type ClientCredentials } from './client-auth.js';
+import { createClientAuthenticator, type AuthenticatedClient, type ClientCredentials } from './client-auth.js';
 import { createConsentFlow } from './consent.js';
 import { consentRefusals, refusalPages, wantsPage } from './consent-refusals.js';
 import { clientErrorStatus, logIfServerError, OAuthEndpointError, oauthErrorHandler } from './errors.js';
 import { issuerOf } from './issuer.js';
 import { introspectionHandler, revocationHandler } from './token-lookups.js';
+import { mountRoutes } from '../http/route-table.js';
+import { OAUTH_ROUTES, type OAuthContext } from './routes.js';
 
 const { OAuthError, Request: OAuthRequest, Response: OAuthResponse } = OAuth2Server;
 
@@ -144,7 +141,7 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
     },
   };
 
-  const authorize: RequestHandler = async (req, res) => {
+  const authorize = async (req: ExpressRequest, res: ExpressResponse): Promise<void> => {
     // The operator path: a production key of the Enterprise account in X-API-Key is the consent
     // (scripts and tests; docs/auth.md). Browsers use the dashboard session and the consent page.
     if (req.get('x-api-key') !== undefined) return runAuthorize(req, res, authenticateHandler);
@@ -160,20 +157,17 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
         return runAuthorize(req, res, { handle: () => Promise.resolve(outcome.user) }, outcome.params);
     }
   };
-  router.get('/authorize', singleValued, authorize);
-  router.post('/authorize', form, singleValued, authorize);
-  router.use('/authorize', function browserRefusalPage(err: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
-    // A browser's malformed request (a repeated parameter, a form body that does not parse) gets a
-    // page like every other refusal of the consent flow; scripts keep the envelope.
-    const status = clientErrorStatus(err);
-    if (req.get('x-api-key') !== undefined || status === undefined || !wantsPage(req)) return next(err);
-    refuse(res, consentRefusals.malformedRequest(status));
-  });
-
-  router.post('/token', form, formOnly, singleValued, async (req, res) => {
-    const { client, credentials } = await authenticateClient(req);
-    // The client is authenticated above, so the library is handed a model that already knows it,
-    // and the credentials, decoded, in the form body: the library's own Basic parsing, which does
+  // The client authenticated by the guard, for the endpoint it called.
+  const clients = new WeakMap<ExpressRequest, AuthenticatedClient>();
+  const clientOf = (req: ExpressRequest): AuthenticatedClient => {
+    const found = clients.get(req);
+    if (found === undefined) throw new Error('OAuth route without client authentication');
+    return found;
+  };
+  const token = async (req: ExpressRequest, res: ExpressResponse): Promise<void> => {
+    const { client, credentials } = clientOf(req);
+    // The client is authenticated by the guard, so the library is handed a model that already knows
+    // it, and the credentials, decoded, in the form body: the library's own Basic parsing, which does
     // not form-urldecode (RFC 6749 §2.3.1), never runs.
     const server = new OAuth2Server({ model: modelKnowing(tokenModel, client) });
     const response = new OAuthResponse();
@@ -192,38 +186,43 @@ export function createOAuthRouter(deps: OAuthRouterDeps): Router {
       logIfServerError(deps.logger, err);
     }
     sendLibraryResponse(res, response);
-  });
+  };
 
-  router.post('/revoke', form, formOnly, singleValued, revocationHandler({ authenticateClient, store: oauthStore }));
-  router.post(
-    '/introspect',
-    form,
-    formOnly,
-    singleValued,
-    introspectionHandler({ authenticateClient, store: oauthStore, publicUrl: deps.publicUrl }),
-  );
+  const ctx: OAuthContext = {
+    // Client credentials may be in the form (client_secret_post): the body is read, and checked, first.
+    bodyFirst: true,
+    bodies: { form },
+    // An unknown method is passed on, to the node's 404, as before the table (no 405s).
+    methodNotAllowed: false,
+    guard: (permission) =>
+      permission === 'client'
+        ? [
+            async function authenticateOAuthClient(req, _res, next) {
+              clients.set(req, await authenticateClient(req));
+              next();
+            },
+          ]
+        : // The resource owner is found by the authorize endpoint: the API key, or the consent page's session.
+          [],
+    endpoints: {
+      authorize,
+      token,
+      revoke: revocationHandler({ clientOf, store: oauthStore }),
+      introspect: introspectionHandler({ clientOf, store: oauthStore, publicUrl: deps.publicUrl }),
+    },
+  };
+  mountRoutes(router, OAUTH_ROUTES, ctx);
+  router.use('/authorize', function browserRefusalPage(err: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) {
+    // A browser's malformed request (a repeated parameter, a form body that does not parse) gets a
+    // page like every other refusal of the consent flow; scripts keep the envelope.
+    const status = clientErrorStatus(err);
+    if (req.get('x-api-key') !== undefined || status === undefined || !wantsPage(req)) return next(err);
+    refuse(res, consentRefusals.malformedRequest(status));
+  });
 
   router.use(oauthErrorHandler(deps.logger));
   return router;
 }
-
-/** RFC 6749 §3.2 (token), RFC 7009 §2.1, RFC 7662 §2.1: form-encoded bodies only. */
-const formOnly: RequestHandler = function formEncodedOnly(req, _res, next) {
-  if (!req.is('application/x-www-form-urlencoded')) {
-    throw new OAuthEndpointError(400, 'invalid_request', 'Invalid request: content must be application/x-www-form-urlencoded');
-  }
-  next();
-};
-
-/** RFC 6749 §3.1, §3.2: parameters must not be repeated; anything but one string is refused. */
-const singleValued: RequestHandler = function singleValuedParameters(req, _res, next) {
-  for (const source of [req.query as Record<string, unknown>, (req.body ?? {}) as Record<string, unknown>]) {
-    for (const [name, value] of Object.entries(source)) {
-      if (typeof value !== 'string') throw new OAuthEndpointError(400, 'invalid_request', `Parameter ${name} must be given once`);
-    }
-  }
-  next();
-};
 
 function modelKnowing(model: OAuthModel, client: Client): OAuthModel {
   return { ...model, getClient: (clientId: string) => Promise.resolve(clientId === client.id ? client : false) };

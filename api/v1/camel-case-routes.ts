@@ -23,7 +23,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/hash',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.CamelHashRequest, req.body);
       res.json(camelHashBody(await hashInput(deps, principalOf(res), body.input), body.output));
@@ -40,7 +40,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/verify',
     permission: 'verify',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       if (isSetBVerifyBody(req.body)) {
         const body = parseWith(v1.TextVerifyRequest, req.body);
@@ -89,7 +89,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/hmac',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.CamelHmacRequest, req.body);
       res.json(camelHmacBody(await hmacInput(deps, principalOf(res), body.input, body.key), body.output));

@@ -34,7 +34,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/hash/text',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.TextHashRequest, req.body);
       res.json(textHashBody(await hashInput(deps, principalOf(res), body.input)));
@@ -74,7 +74,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     path: '/hash/url',
     permission: 'hash',
     before: [refuseClientKeys('hash URLs')],
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.UrlHashRequest, req.body);
       res.json(urlHashBody(await hashUrl(deps, principalOf(res), body), body.url));
@@ -92,7 +92,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/verify/text',
     permission: 'verify',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.TextVerifyRequest, req.body);
       res.json(textVerifyBody(await verifyInput(deps, principalOf(res), body.input, body.expected), body.expected));
@@ -131,7 +131,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/batch/hash',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchHashRequest, req.body);
       res.json(batchHashBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH })));
@@ -148,7 +148,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/batch/verify',
     permission: 'verify',
-    jsonBody: true,
+    body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.BatchVerifyRequest, req.body);
       res.json(batchVerifyBody(await hashBatch(deps, principalOf(res), { ...body, ...SNAKE_CASE_BATCH }), body.items));
@@ -165,7 +165,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/compare',
     permission: 'verify',
-    jsonBody: true,
+    body: 'json',
     handle(_ctx, req, res) {
       const body = parseWith(v1.CompareRequest, req.body);
       res.json(compareBody(compareDigests(body.hash1, body.hash2)));

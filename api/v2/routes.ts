@@ -46,7 +46,7 @@ export const V2_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/hash',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     handle({ deps }, req, res) {
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
@@ -60,7 +60,7 @@ export const V2_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/verify',
     permission: 'verify',
-    jsonBody: true,
+    body: 'json',
     handle({ deps }, req, res) {
       const body = parseWith(v2.VerifyRequest, req.body);
       return settle(verifyInput(deps, principalOf(res), body.input, body.expected), (result) =>
@@ -79,7 +79,7 @@ export const V2_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/hmac',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     handle({ deps }, req, res) {
       const body = parseWith(v2.HmacRequest, req.body);
       const started = arrivalOf(res);
@@ -93,7 +93,7 @@ export const V2_ROUTES: readonly Route[] = [
     method: 'post',
     path: '/batch',
     permission: 'hash',
-    jsonBody: true,
+    body: 'json',
     before: [asyncJobsNotForClientKeys],
     async handle({ deps }, req, res) {
       const query = parseWith(v2.AsyncQuery, req.query);

@@ -85,6 +85,7 @@ const LAYERS: readonly Layer[] = [
       'api/main.ts',
       'api/server.ts',
       'api/openapi.ts',
+      'api/service-routes.ts',
       'api/openapi-request-defaults.ts',
     ],
   },

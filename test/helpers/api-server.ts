@@ -4,6 +4,7 @@
  * buildApiNode (api/node.ts) as `npm start` and `npm run api`.
  */
 import { Writable } from 'node:stream';
+import type { Express } from 'express';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,8 @@ export async function startTestServer(
     env?: Record<string, string>;
     realtime?: Partial<RealtimeOptions>;
     tls?: { cert: Buffer; key: Buffer };
+    /** Called with the Express app the node serves, as built (test/openapi/served-routes.test.ts walks it). */
+    onApp?: (app: Express) => void;
   } = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-api-'));
@@ -89,7 +92,10 @@ export async function startTestServer(
     { config, logger, store, queue, blobs },
     {
       tls: options.tls,
-      wrapApp: (app) => auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST }),
+      wrapApp: (app) => {
+        options.onApp?.(app);
+        return auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST });
+      },
       realtime: options.realtime ?? false,
     },
   );

@@ -1,8 +1,8 @@
 /** The management contract: every route has schemas, paths fill in, and the OpenAPI entries generate. */
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { MANAGEMENT_CONTRACT } from '../../api/management/contract.js';
-import { managementOperationId, registerManagementPaths } from '../../api/management/openapi.js';
+import { MANAGEMENT_TABLE, managementOperationId } from '../../api/management/table.js';
+import { buildOpenApiDocument } from '../../api/openapi.js';
 import { MANAGEMENT_BASE, MANAGEMENT_ROUTES, routePath } from '../../api/management/routes.js';
 
 describe('management contract', () => {
@@ -14,6 +14,16 @@ describe('management contract', () => {
       // Account-scoped routes name the account; the others never do.
       expect(path.startsWith('/accounts/{accountId}'), name).toBe(entry.auth === 'account');
       expect('params' in entry, name).toBe(path.includes('{'));
+    }
+  });
+
+  it('is one route table: each route once, with its method, its Express path and the auth of its contract', () => {
+    expect(MANAGEMENT_TABLE.map((r) => `${r.method.toUpperCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`)).toEqual(
+      Object.values(MANAGEMENT_ROUTES).map((r) => `${r.method} ${r.path}`),
+    );
+    for (const [i, name] of Object.keys(MANAGEMENT_ROUTES).entries()) {
+      expect(MANAGEMENT_TABLE[i]?.permission, name).toBe(MANAGEMENT_CONTRACT[name as keyof typeof MANAGEMENT_CONTRACT].auth);
+      expect(MANAGEMENT_TABLE[i]?.doc.operationId, name).toBe(managementOperationId(name));
     }
   });
 
@@ -31,10 +41,10 @@ describe('management contract', () => {
   });
 
   it('generates an OpenAPI 3.1 entry per route, with the session cookie scheme', () => {
-    const registry = new OpenAPIRegistry();
-    registerManagementPaths(registry);
-    const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({ openapi: '3.1.0', info: { title: 't', version: '1' } });
-    const operations = Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>));
+    const doc = buildOpenApiDocument({ oauth: false, management: true });
+    const operations = Object.values(doc.paths ?? {})
+      .flatMap((item) => Object.values(item as Record<string, { operationId?: string; tags?: string[] }>))
+      .filter((o) => o.tags?.includes('Dashboard'));
     expect(operations.map((o) => o.operationId).sort()).toEqual(
       Object.keys(MANAGEMENT_ROUTES)
         .map((n) => managementOperationId(n))

@@ -77,6 +77,7 @@ called.hashUrlV1 = urlHash.data?.hash;
 called.getHealth = must('getHealth', await open.GET('/healthz')).status;
 called.getReadiness = must('getReadiness', await open.GET('/readyz')).status;
 called.getOpenApiDocument = typeof must('getOpenApiDocument', await open.GET('/openapi.json'));
+called.getAsyncApiDocument = typeof must('getAsyncApiDocument', await open.GET('/asyncapi.json'));
 called.getSdkManifest = Object.keys(must('getSdkManifest', await open.GET('/sdk/manifest.json')).files);
 called.getAuthorizationServerMetadata = must(
   'getAuthorizationServerMetadata',

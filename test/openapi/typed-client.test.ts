@@ -122,6 +122,7 @@ it('generated types compile a strict openapi-fetch client that calls every JSON 
     getHealth: 'ok',
     getReadiness: 'ready',
     getOpenApiDocument: 'object',
+    getAsyncApiDocument: 'object',
     getSdkManifest: ['sha224.min.js', 'sha224.mjs'],
     getAuthorizationServerMetadata: new URL(server.url).origin,
     getOpenIdConfiguration: `${new URL(server.url).origin}/oauth/token`,

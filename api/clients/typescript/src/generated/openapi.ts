@@ -532,6 +532,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/asyncapi.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The AsyncAPI 3 document of the realtime API (public, Access-Control-Allow-Origin: *, revalidated by ETag) */
+    get: operations['getAsyncApiDocument'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/metrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Prometheus metrics (docs/operating.md): only when METRICS_TOKEN is set, to Authorization: Bearer <METRICS_TOKEN> */
+    get: operations['getMetrics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sdk/sha224.min.js': {
     parameters: {
       query?: never;
@@ -1695,6 +1729,16 @@ export interface components {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
         Allow: components['headers']['Allow'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UNAUTHORIZED`: no credential, or an unknown, revoked or malformed one (no X-RateLimit-* headers). */
+    V2_UNAUTHORIZED_PUBLIC: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
         [name: string]: unknown;
       };
       content: {
@@ -3204,6 +3248,63 @@ export interface operations {
         content?: never;
       };
       405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getAsyncApiDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The AsyncAPI document; its servers name the realtime origin */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Revalidate with If-None-Match */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The Prometheus text exposition (`Cache-Control: no-store`) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      401: components['responses']['V2_UNAUTHORIZED_PUBLIC'];
+      404: components['responses']['V2_NOT_FOUND_PUBLIC'];
     };
   };
   getSdkScript: {
