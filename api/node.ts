@@ -117,6 +117,7 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
     },
     ...(engines.cleanups ?? []),
     () => engines.queue.close(),
+    () => deps.resumable.close(),
     () => limits.close(),
     () => engines.blobs.close(),
     () => engines.store.close(),

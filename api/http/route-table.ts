@@ -23,7 +23,8 @@ export interface RouteContext {
 }
 
 export interface Route {
-  method: 'get' | 'post';
+  /** head, patch and delete: the tus protocol of /v2/uploads (api/v2/upload-routes.ts). */
+  method: 'get' | 'post' | 'head' | 'patch' | 'delete';
   /** Inside the generation's router, in Express syntax (`/jobs/:id`). */
   path: string;
   permission: Permission;

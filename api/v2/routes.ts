@@ -22,6 +22,7 @@ import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
+import { UPLOAD_ROUTES } from './upload-routes.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -229,6 +230,8 @@ export const V2_ROUTES: readonly Route[] = [
       }),
     },
   },
+  // Resumable uploads (tus 1.0): their own file, api/v2/upload-routes.ts.
+  ...UPLOAD_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
