@@ -66,15 +66,19 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     req.off('end', onEnd);
     req.off('close', onGone);
     req.off('error', onGone);
+    socket.off('close', onGone);
     feed.off('drain', onDrain);
   };
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('close', onGone);
   req.on('error', onGone);
+  // A request whose client vanished mid-body is not always told (no 'close' on it): its socket is.
+  const socket = req.socket;
+  socket.on('close', onGone);
   feed.on('drain', onDrain);
   meterUpload(res, () => tap.bytes);
-  if (req.destroyed && !req.complete) onGone();
+  if ((req.destroyed || socket.destroyed) && !req.complete) onGone();
   req.resume();
 
   const source = pipeline(feed, tap, () => undefined);
