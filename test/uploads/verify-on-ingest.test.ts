@@ -83,7 +83,7 @@ describe.each<TargetName>(['sqlite', 'cluster'])('X-Expected-SHA224 on %s', (nam
     it(`/v2/${route}: a malformed X-Expected-SHA224 is 400, and without it no verified field`, async () => {
       const bad = await send(route, 'abc');
       expect(bad.status).toBe(400);
-      expect(((await bad.json())).error.details).toBe('field: x-expected-sha224');
+      expect((await bad.json()).error.details).toBe('field: x-expected-sha224');
       const plain =
         route === 'file'
           ? await fetch(`${t.url}/v2/file`, { method: 'POST', headers: key, body: fileForm(data, { filename: 'a.bin' }) })
