@@ -123,21 +123,36 @@ export async function appendToUpload(
     const key = resumableSegmentKey(record.accountId, record.id, record.offset);
     const { size } = await receive(key, (length ?? record.maxBytes) - record.offset, hash);
     const next: ResumableRecord = { ...record, length };
+    const segments = size > 0 ? [...record.segments, { key, size }] : record.segments;
     if (size > 0) {
       next.offset = record.offset + size;
-      next.segments = [...record.segments, { key, size }];
+      next.segments = segments;
       next.hashState = hash.save();
       next.hashTag = HASH_TAG;
     } else {
       await deps.blobs.delete(key).catch(() => undefined);
+    }
+    const complete = next.length !== null && next.offset === next.length;
+    if (complete) {
+      // The job is submitted before the last offset is committed: if the queue refuses it (503),
+      // the PATCH fails as a whole and the client sends it again, never finding a full offset
+      // without a job.
+      try {
+        next.jobId = await submitDigestJob(deps, principal, next, hash.digestHex());
+      } catch (err) {
+        await deps.blobs.delete(key).catch(() => undefined);
+        throw err;
+      }
+      next.segments = [];
     }
     if (!(await deps.resumable.commit(next, token, keepUntil(next)))) {
       // Another request holds the lock now (this one stalled past UPLOAD_LOCK_MS): its bytes are not part of the upload.
       await deps.blobs.delete(key).catch(() => undefined);
       throw new ServiceError('UPLOAD_LOCKED', { details: 'the upload lock was lost while writing', retryAfter: 1 });
     }
-    if (next.length === null || next.offset < next.length) return next;
-    return await finish(deps, principal, next, hash, token);
+    // The digest is known: nothing reads the bytes again.
+    if (complete) await deleteSegments(deps, { segments });
+    return next;
   } finally {
     clearInterval(renewal);
     await deps.resumable.release(id, token);
@@ -177,18 +192,11 @@ async function hashOver(deps: Deps, record: ResumableRecord): Promise<ResumableH
 }
 
 /**
- * The last byte is in: the digest comes from the hash state (nothing is read back), a `file`
- * job carries it (GET /v2/jobs/{id}, socket.io pushes, retention as any job) and the stored
- * segments are deleted, since no one reads them again.
+ * The last byte is in: the digest came from the hash state (nothing is read back), and a `file`
+ * job carries it (GET /v2/jobs/{id}, socket.io pushes, retention as any job). Its `blob` names no
+ * stored object: the segments are deleted once the job is recorded.
  */
-async function finish(
-  deps: Deps,
-  principal: Principal,
-  record: ResumableRecord,
-  hash: ResumableHash,
-  token: string,
-): Promise<ResumableRecord> {
-  const digest = hash.digestHex();
+async function submitDigestJob(deps: Deps, principal: Principal, record: ResumableRecord, digest: string): Promise<string> {
   const job = await deps.executor.submit(
     'file',
     {
@@ -201,12 +209,7 @@ async function finish(
     },
     principal,
   );
-  const finished: ResumableRecord = { ...record, jobId: job.id, segments: [] };
-  if (!(await deps.resumable.commit(finished, token, keepUntil(finished)))) {
-    deps.logger.warn({ upload: record.id, job: job.id }, 'resumable upload: lock lost after its job was submitted');
-  }
-  await deleteSegments(deps, record);
-  return finished;
+  return job.id;
 }
 
 /** Termination (DELETE): bytes and record go at once. */
@@ -223,7 +226,7 @@ export async function terminateUpload(deps: Deps, principal: Principal, id: stri
   }
 }
 
-async function deleteSegments(deps: Pick<ApiDeps, 'blobs'>, record: ResumableRecord): Promise<void> {
+async function deleteSegments(deps: Pick<ApiDeps, 'blobs'>, record: Pick<ResumableRecord, 'segments'>): Promise<void> {
   // Idempotent; what a store outage leaves is the sweep's (shared/uploads/sweep.ts).
   await Promise.all(record.segments.map((segment) => deps.blobs.delete(segment.key).catch(() => undefined)));
 }
