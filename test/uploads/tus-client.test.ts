@@ -187,8 +187,11 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
       const data = randomBytes(2 * MiB);
       const run = await attempt(data, { endpoint: `${proxy(0).url}/v2/uploads`, key, cut: { proxy: proxy(0), bodyBytes: MiB } });
       const url = onNode(run.url, node(1));
-      await waitFor(() => segmentsStored(t).length > 0, { what: 'a segment to be stored' });
-      await expireNow(t, new URL(url).pathname.split('/').pop()!);
+      const id = new URL(url).pathname.split('/').pop()!;
+      // The cut PATCH has committed (its record write would otherwise undo the expiry below).
+      await waitFor(async () => (await head(url, key)).headers.get('upload-offset') === String(MiB), { what: 'the cut PATCH to commit' });
+      expect(segmentsStored(t).some((f) => f.includes(id))).toBe(true);
+      await expireNow(t, id);
       const res = await head(url, key);
       expect(res.status).toBe(410);
       const patch = await fetch(url, {
@@ -198,7 +201,7 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
       });
       expect(patch.status).toBe(410);
       expect((await patch.json()).error.code).toBe('UPLOAD_EXPIRED');
-      await waitFor(() => segmentsStored(t).length === 0, { what: "the expired upload's bytes to be deleted" });
+      await waitFor(() => !segmentsStored(t).some((f) => f.includes(id)), { what: "the expired upload's bytes to be deleted" });
     },
     60_000,
   );
