@@ -174,7 +174,9 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
     expect(wrong.status).toBe(460);
     expect((await wrong.json()).error.code).toBe('CHECKSUM_MISMATCH');
     expect((await head(`${node(0)}${path}`, key)).headers.get('upload-offset')).toBe('0');
-    await waitFor(() => segmentsStored(t).length === 0, { what: 'the discarded segment to be deleted' });
+    await waitFor(() => !segmentsStored(t).some((f) => f.includes(path.split('/').pop()!)), {
+      what: 'the discarded segment to be deleted',
+    });
     const right = await send(`sha1 ${createHash('sha1').update(data).digest('base64')}`);
     expect(right.status).toBe(204);
     expect(right.headers.get('upload-offset')).toBe(String(data.length));
