@@ -26,6 +26,7 @@ import { dashboardPages } from './dashboard/serve.js';
 import { lazyHandler } from './lazy.js';
 import { MANAGEMENT_BASE } from './management/routes.js';
 import { createV2Router, V2_PREFIX } from './v2/router.js';
+import { tusProtocol } from './middleware/tus-protocol.js';
 import { httpsOnly } from './middleware/https-only.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
@@ -93,6 +94,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
       httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
       detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }),
       refuseV2OnSandbox,
+      tusProtocol({ maxBytes: deps.config.MAX_STREAM_BYTES }),
       v2.exact,
     ]),
   );

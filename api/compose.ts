@@ -5,6 +5,7 @@ import type { Config } from '../shared/config.js';
 import { maxFileBytes } from '../shared/limits/file-limits.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import { processMetrics } from '../shared/metrics/catalogue.js';
+import { openResumableStore } from '../shared/uploads/open.js';
 import { jobRecorder } from '../shared/metrics/record.js';
 import { createApp } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
@@ -83,6 +84,7 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     catalog: limits.catalog,
     maxUploadBytes: planUploadLimits(config, limits.catalog),
     anyClientKeyAllows: clientDomainIndex(store),
+    resumable: openResumableStore(config, logger),
     metrics,
   };
   return { app: createApp(deps, { mounts, oauth: true }), deps };

@@ -8,6 +8,7 @@ import type { Logger } from '../shared/log.js';
 import type { Metrics } from '../shared/metrics/catalogue.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
+import type { ResumableStore } from '../shared/uploads/store.js';
 import type { JobExecutor } from './jobs/executor.js';
 
 /** Upload endpoints whose size limits differ (docs/api.md "Limits"). */
@@ -39,6 +40,8 @@ export interface ApiDeps extends Omit<ApiEngines, 'metrics' | 'cleanups'> {
   maxUploadBytes: (principal: Principal, endpoint: UploadEndpoint) => number;
   /** This node's registry (shared/metrics/catalogue.ts). */
   metrics: Metrics;
+  /** Resumable (tus) uploads' records and write locks: memory in embedded mode, Redis in distributed mode. */
+  resumable: ResumableStore;
   /** Preflight helper: does any active client key allow this Origin host? */
   anyClientKeyAllows: (host: string) => Promise<boolean>;
 }

@@ -6,6 +6,8 @@ import { cachedRefresh } from '../shared/metrics/cached.js';
 import { setDependency } from '../shared/metrics/record.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { composeApi } from './compose.js';
+import { startBlobSweeper, type BlobSweeper } from '../shared/blob/sweep-schedule.js';
+import { sweepResumableUploads } from '../shared/uploads/sweep.js';
 import type { ApiDeps, ApiEngines } from './deps.js';
 import { probeDependencies } from './readiness.js';
 import { attachRealtime, loadRealtimeEngines, socketIoRequests, type Realtime, type RealtimeOptions } from './realtime/index.js';
@@ -109,6 +111,7 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = `${tls ? 'https' : 'http'}://${shownHost}:${listeners.main.port}`;
 
+  const uploadSweep = startResumableSweep(config, deps, logger);
   const stops = [
     // Upgraded (WebSocket) connections would hold the HTTP server open: close both together.
     async () => {
@@ -117,11 +120,28 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
     },
     ...(engines.cleanups ?? []),
     () => engines.queue.close(),
+    () => uploadSweep?.close() ?? Promise.resolve(),
+    () => deps.resumable.close(),
     () => limits.close(),
     () => engines.blobs.close(),
     () => engines.store.close(),
   ];
   return { deps, listeners, realtime, baseUrl, stops };
+}
+
+/**
+ * Every API node sweeps the bytes of expired resumable uploads (shared/uploads/sweep.ts) every
+ * UPLOAD_EXPIRY_SWEEP_INTERVAL_SECONDS; a pass is idempotent, so nodes need not take turns. The
+ * grace for segments a record does not list is BLOB_SWEEP_GRACE_SECONDS, as for job uploads.
+ */
+function startResumableSweep(config: ApiEngines['config'], deps: ApiNode['deps'], logger: ApiEngines['logger']): BlobSweeper | undefined {
+  if (config.UPLOAD_EXPIRY_SWEEP_INTERVAL_SECONDS === 0) return undefined;
+  return startBlobSweeper({
+    intervalMs: config.UPLOAD_EXPIRY_SWEEP_INTERVAL_SECONDS * 1000,
+    logger,
+    sweep: (signal) =>
+      sweepResumableUploads({ blobs: deps.blobs, store: deps.resumable, graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000, logger, signal }),
+  });
 }
 
 /** An API node of a process: built, then stopped gracefully on SIGTERM (shared/shutdown.ts). */

@@ -92,6 +92,13 @@ const WHEN: { readonly [C in ErrorCode]: string } = {
   SERVICE_UNAVAILABLE:
     'a dependency (database, Redis, object store) cannot be reached right now, or the job queue is full (QUEUE_MAX_WAITING backpressure)',
   JOB_TIMEOUT: 'the job did not finish within SYNC_TIMEOUT; it goes on, and `job_id` names it for GET /v2/jobs/{id}',
+  HASH_MISMATCH:
+    'the bytes received do not have the expected SHA-224 (X-Expected-SHA224, or tus metadata `sha224`); `expected` and `computed` name both',
+  TUS_VERSION_UNSUPPORTED: 'Tus-Resumable is missing or not 1.0.0 (the answer carries Tus-Version)',
+  UPLOAD_OFFSET_MISMATCH: 'Upload-Offset is not the offset the upload holds: HEAD it and resume from there',
+  UPLOAD_LOCKED: 'another PATCH or DELETE of this upload is under way; retry after it',
+  UPLOAD_EXPIRED: 'the upload passed its Upload-Expires and its bytes are deleted',
+  CHECKSUM_MISMATCH: "Upload-Checksum does not match the PATCH's bytes; they were discarded and the offset is unchanged",
 };
 
 /** Codes every authenticated API operation can answer, whatever its input. */
@@ -313,7 +320,7 @@ export interface TableDocs<P> {
 
 /** What the document reads of a route (api/http/route-table.ts Route). */
 export interface DocumentedRoute<P> {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'head' | 'put' | 'patch' | 'delete';
   path: string;
   permission: P;
   doc: RouteDoc;

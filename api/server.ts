@@ -131,7 +131,10 @@ function harden(server: http.Server, edge: EdgeOptions, logger: Logger): () => v
   const watch = watchRequestTimeouts({
     bodyIdleMs: edge.bodyIdleTimeoutMs,
     requestMs: edge.requestTimeoutMs,
-    unbounded: (req) => (req.url ?? '').split('?', 1)[0]?.toLowerCase().replace(/\/+$/, '') === UNBOUNDED_PATH,
+    // A tus PATCH (/v2/uploads/{id}) is a stream too: bounded by BODY_IDLE_TIMEOUT_MS only.
+    unbounded: (req) =>
+      (req.url ?? '').split('?', 1)[0]?.toLowerCase().replace(/\/+$/, '') === UNBOUNDED_PATH ||
+      (req.method === 'PATCH' && /^\/v2\/uploads\/[^/?]+/i.test(req.url ?? '')),
   });
   const securityHeaders = Object.entries(SECURITY_HEADERS);
   firstOnEveryRequest(server, (req, res) => {

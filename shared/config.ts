@@ -73,6 +73,15 @@ const envSchema = z.object({
     .int('must be a whole number of seconds')
     .min(60, 'must be at least 60, so an upload is never swept between its storing and its enqueue')
     .default(3600),
+  /**
+   * Resumable uploads (tus, /v2/uploads; docs/decisions.md "Resumable uploads"): how long an
+   * upload may stay unfinished (Upload-Expires), how often its expired bytes are swept (0 =
+   * never; expired uploads still answer 410 and delete their bytes when touched), and how long a
+   * PATCH's write lock lasts without renewal (a killed node's lock lapses after it).
+   */
+  UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
+  UPLOAD_EXPIRY_SWEEP_INTERVAL_SECONDS: int(0).max(86_400).default(300),
+  UPLOAD_LOCK_MS: int(1000).default(15_000),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
   /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */

@@ -35,6 +35,13 @@ export const ERROR_CATALOG = {
   INTERNAL_ERROR: { status: 500, retryable: true, message: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, retryable: true, message: 'Service temporarily unavailable' },
   JOB_TIMEOUT: { status: 504, retryable: true, message: 'The job did not finish in time; fetch its result later' },
+  // Resumable uploads (tus 1.0 at /v2/uploads, docs/decisions.md "Resumable uploads") and verify-on-ingest.
+  HASH_MISMATCH: { status: 422, retryable: false, message: 'The SHA-224 of the received bytes differs from the expected one' },
+  TUS_VERSION_UNSUPPORTED: { status: 412, retryable: false, message: 'Tus-Resumable must be 1.0.0' },
+  UPLOAD_OFFSET_MISMATCH: { status: 409, retryable: false, message: 'Upload-Offset differs from the bytes the upload holds' },
+  UPLOAD_LOCKED: { status: 423, retryable: true, message: 'Another request is writing to this upload' },
+  UPLOAD_EXPIRED: { status: 410, retryable: false, message: 'The upload has expired and its bytes are deleted' },
+  CHECKSUM_MISMATCH: { status: 460, retryable: false, message: 'Upload-Checksum does not match the bytes received; they were discarded' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -19,6 +19,37 @@ export function uploadBlobKey(accountId: string): string {
   return `${UPLOADS_BLOB_PREFIX}${accountId}/${randomUUID()}`;
 }
 
+/**
+ * Where the bytes of resumable (tus) uploads live: one object per PATCH segment, under a prefix of
+ * their own so the job-blob sweep (shared/blob/sweep.ts) never mistakes an idle upload for an
+ * orphan; shared/uploads/sweep.ts sweeps it against the uploads' records.
+ */
+export const RESUMABLE_BLOB_PREFIX = 'resumable/';
+
+/** One PATCH segment of upload `uploadId`, starting at byte `offset` (zero-padded so listings sort by offset). */
+export function resumableSegmentKey(accountId: string, uploadId: string, offset: number): string {
+  return `${RESUMABLE_BLOB_PREFIX}${accountId}/${uploadId}/${String(offset).padStart(16, '0')}-${randomUUID()}`;
+}
+
+/** The upload id a segment key belongs to, or undefined for a key of another shape. */
+export function resumableUploadIdOf(key: string): string | undefined {
+  const parts = key.slice(RESUMABLE_BLOB_PREFIX.length).split('/');
+  return key.startsWith(RESUMABLE_BLOB_PREFIX) && parts.length === 3 ? parts[1] : undefined;
+}
+
+/** A resumable upload's record (offset, hash state, segment list): JSON, expiring after the upload. */
+export function resumableUploadRedisKey(uploadId: string): string {
+  return `${KEY_PREFIX}:tus:${uploadId}`;
+}
+
+/** The per-upload write lock a PATCH or DELETE holds (SET NX PX, fenced on commit). */
+export function resumableLockRedisKey(uploadId: string): string {
+  return `${KEY_PREFIX}:tus-lock:${uploadId}`;
+}
+
+/** Held by the API node sweeping resumable-upload bytes this interval. */
+export const RESUMABLE_SWEEP_LOCK_KEY = `${KEY_PREFIX}:tus-sweep`;
+
 export function idempotencyRedisKey(accountId: string, key: string): string {
   return `${KEY_PREFIX}:idem:${accountId}:${key}`;
 }

@@ -18,7 +18,8 @@ import { methodNotAllowed } from './method-not-allowed.js';
 import type { StaticRoute } from './exact-routes.js';
 import { inOneLayer } from './one-layer.js';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** head: the tus protocol of /v2/uploads (api/v2/upload-routes.ts). */
+export type HttpMethod = 'get' | 'post' | 'head' | 'put' | 'patch' | 'delete';
 /** How a route's request body is read: JSON, or an HTML form (application/x-www-form-urlencoded). */
 export type BodyKind = 'json' | 'form';
 

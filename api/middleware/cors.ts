@@ -8,8 +8,15 @@ export function originHost(origin: string): string | undefined {
   return serialisedOrigin(origin)?.host;
 }
 
-const ALLOWED_HEADERS = 'X-API-Key, Authorization, Content-Type, X-Request-Id, Idempotency-Key';
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Retry-After';
+/** The tus protocol's request headers (/v2/uploads) and X-Expected-SHA224 (verify on ingest) are among them. */
+const ALLOWED_HEADERS =
+  'X-API-Key, Authorization, Content-Type, X-Request-Id, Idempotency-Key, X-Expected-SHA224, ' +
+  'Tus-Resumable, Upload-Length, Upload-Defer-Length, Upload-Metadata, Upload-Offset, Upload-Checksum';
+/** A browser tus client must read Location and the Tus-* and Upload-* answers. */
+const EXPOSED_HEADERS =
+  'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-RateLimit-Retry-After, Retry-After, ' +
+  'Location, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, ' +
+  'Upload-Offset, Upload-Length, Upload-Defer-Length, Upload-Metadata, Upload-Expires, Upload-Job-Id, Upload-Job-Url';
 
 export interface CorsOptions {
   /**
@@ -26,7 +33,7 @@ export function corsPreflight(options: CorsOptions): RequestHandler {
     res.setHeader('Vary', 'Origin');
     if (origin !== undefined && (await options.anyClientKeyAllows(origin.host))) {
       res.setHeader('Access-Control-Allow-Origin', origin.origin);
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, HEAD, PATCH, DELETE, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '600');
     }

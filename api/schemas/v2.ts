@@ -71,6 +71,17 @@ export const BatchRequest = z
 
 export const FileFields = z.object({ chunk_size: chunkSize('chunk_size'), output: outputFormat('output') });
 
+/**
+ * Verify on ingest for /v2/file and /v2/stream (docs/decisions.md "Resumable uploads"): the
+ * SHA-224 the uploaded bytes must have. A match answers `verified: true`; a mismatch is 422
+ * HASH_MISMATCH naming `expected` and `computed` (a failed job when async).
+ */
+export const ExpectedDigestHeaders = z.object({
+  'x-expected-sha224': hexDigest('X-Expected-SHA224')
+    .optional()
+    .openapi({ description: 'The hex SHA-224 the bytes must have: a match answers `verified: true`, a mismatch 422 HASH_MISMATCH' }),
+});
+
 export const AsyncQuery = z.object({ async: booleanString('async').default(false) });
 
 export const StreamQuery = z.object({
@@ -113,6 +124,12 @@ export const BatchResponse = z
   })
   .openapi('BatchResponse');
 
+/** Present (true) when the request named an expected SHA-224 and the bytes have it. */
+const verifiedField = z
+  .literal(true)
+  .optional()
+  .openapi({ description: 'Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest' });
+
 export const FileResponse = z
   .object({
     success: z.literal(true),
@@ -122,6 +139,7 @@ export const FileResponse = z
     filename: z.string(),
     size: z.number().int(),
     chunk_size: z.number().int(),
+    verified: verifiedField,
     timestamp,
     processing_time_ms: processingTime,
   })
@@ -135,6 +153,7 @@ export const StreamResponse = z
     encoding: z.string(),
     size: z.number().int(),
     chunk_size: z.number().int(),
+    verified: verifiedField,
     timestamp,
     processing_time_ms: processingTime,
   })

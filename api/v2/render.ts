@@ -68,6 +68,7 @@ export function fileBody(result: JobResults['file'], payload: JobPayloads['file'
     filename: payload.filename,
     size: result.size,
     chunk_size: payload.chunkSize,
+    ...(result.verified === true ? { verified: true as const } : {}),
     ...stamp(t),
   };
 }
@@ -79,6 +80,7 @@ export function streamBody(result: JobResults['stream'], payload: JobPayloads['s
     algorithm: 'SHA-224' as const,
     size: result.size,
     chunk_size: payload.chunkSize,
+    ...(result.verified === true ? { verified: true as const } : {}),
     ...stamp(t),
   };
 }

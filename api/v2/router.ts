@@ -10,6 +10,12 @@ export const V2_PREFIX = '/v2';
 
 /** Every /v2 path counts against the v2 per-second rate and the daily quota (docs/limits.md). */
 const V2_LIMITS: LimitClass = { generation: 'v2' };
+/**
+ * A resumable upload counts once against the daily quota, when it is created (POST /v2/uploads);
+ * its HEAD, PATCH and DELETE (/v2/uploads/{id}) count in the rate window only (docs/decisions.md
+ * "Resumable uploads").
+ */
+const V2_UPLOAD_LIMITS: LimitClass = { generation: 'v2', outsideQuota: true };
 
 export interface V2Router {
   /** Mounted at V2_PREFIX. */
@@ -23,7 +29,7 @@ export function createV2Router(deps: ApiDeps): V2Router {
   const { router, common, mounted, unknown, onError } = createGenerationRouter(deps, {
     generation: 'v2',
     routes: V2_ROUTES,
-    limitClassOf: () => V2_LIMITS,
+    limitClassOf: (path) => (path.toLowerCase().startsWith('/uploads/') ? V2_UPLOAD_LIMITS : V2_LIMITS),
     renderError: renderV2Error,
   });
   return { router, exact: exactDispatch({ prefix: V2_PREFIX, common, routes: mounted, onError, passed: unknown }) };

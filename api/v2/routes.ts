@@ -22,9 +22,13 @@ import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
+import { UPLOAD_ROUTES } from './upload-routes.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
+
+/** X-Expected-SHA224 as the document names it (the schema reads it lower-cased, as Node presents headers). */
+const expectedDigestHeader = z.object({ 'X-Expected-SHA224': v2.ExpectedDigestHeaders.shape['x-expected-sha224'] });
 
 /** Client keys may not start async jobs (api/middleware/client-keys.ts); checked before any body is read. */
 const asyncJobsNotForClientKeys: RequestHandler = function asyncNotForClientKeys(req, res, next) {
@@ -124,6 +128,7 @@ export const V2_ROUTES: readonly Route[] = [
     before: [asyncJobsNotForClientKeys],
     async handle({ deps }, req, res) {
       const query = parseWith(v2.AsyncQuery, req.query);
+      const expected = parseWith(v2.ExpectedDigestHeaders, req.headers)['x-expected-sha224'];
       const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
       const principal = principalOf(res);
       const started = performance.now();
@@ -137,6 +142,7 @@ export const V2_ROUTES: readonly Route[] = [
         filename: upload.filename,
         chunkSize: fields.chunk_size,
         output: fields.output,
+        ...(expected === undefined ? {} : { mustMatch: expected }),
       };
       if (query.async) return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyOf(req, upload.digest)));
       const result = await receiver.hash('file', payload, principal);
@@ -148,7 +154,7 @@ export const V2_ROUTES: readonly Route[] = [
       custom: (gen) => ({
         request: {
           query: v2.AsyncQuery,
-          headers: idempotencyKeyHeader,
+          headers: idempotencyKeyHeader.extend(expectedDigestHeader.shape),
           body: multipartBody(
             v2.FileFields,
             "The file to hash (required, exactly one part). Up to the plan's /v2/file size limit; larger files belong in /v2/stream.",
@@ -157,7 +163,7 @@ export const V2_ROUTES: readonly Route[] = [
         responses: {
           ...okResponse(gen, v2.FileResponse),
           ...acceptedResponse(gen),
-          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS]),
+          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS, 'HASH_MISMATCH']),
         },
       }),
     },
@@ -169,6 +175,7 @@ export const V2_ROUTES: readonly Route[] = [
     before: [asyncJobsNotForClientKeys],
     async handle({ deps }, req, res) {
       const query = parseWith(v2.StreamQuery, req.query);
+      const expected = parseWith(v2.ExpectedDigestHeaders, req.headers)['x-expected-sha224'];
       const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
       const principal = principalOf(res);
       const started = performance.now();
@@ -180,7 +187,12 @@ export const V2_ROUTES: readonly Route[] = [
         drainMaxBytes: deps.config.UPLOAD_DRAIN_MAX_BYTES,
         digest: wantsReplay,
       });
-      const payload: JobPayloads['stream'] = { blob, chunkSize: query.chunk_size, output: query.output };
+      const payload: JobPayloads['stream'] = {
+        blob,
+        chunkSize: query.chunk_size,
+        output: query.output,
+        ...(expected === undefined ? {} : { mustMatch: expected }),
+      };
       if (query.async) return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyOf(req, digest)));
       const result = await receiver.hash('stream', payload, principal);
       res.json(streamBody(result, payload, timingSince(started)));
@@ -191,7 +203,7 @@ export const V2_ROUTES: readonly Route[] = [
       custom: (gen) => ({
         request: {
           query: v2.StreamQuery,
-          headers: idempotencyKeyHeader,
+          headers: idempotencyKeyHeader.extend(expectedDigestHeader.shape),
           body: {
             required: true,
             content: {
@@ -204,7 +216,7 @@ export const V2_ROUTES: readonly Route[] = [
         responses: {
           ...okResponse(gen, v2.StreamResponse),
           ...acceptedResponse(gen),
-          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS]),
+          ...errorResponses(gen, [...CALLER_ERRORS, ...UPLOAD_ERRORS, ...ASYNC_JOB_ERRORS, 'HASH_MISMATCH']),
         },
       }),
     },
@@ -229,6 +241,8 @@ export const V2_ROUTES: readonly Route[] = [
       }),
     },
   },
+  // Resumable uploads (tus 1.0): their own file, api/v2/upload-routes.ts.
+  ...UPLOAD_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */

@@ -6,6 +6,7 @@
 import { decodeInput, encodingProblem, type InputEncoding } from '../hashing/encoding.js';
 import { hmacSha224 } from '../hashing/hmac.js';
 import { sha224, sha224Hex } from '../hashing/sha224.js';
+import { ServiceError } from '../errors.js';
 import { digestMatchesHex } from '../hashing/verify.js';
 import type { BatchItemResult, BatchJob, FileJob, HashJob, StreamJob, HmacJob, JobPayloads, JobResults, VerifyJob } from './contracts.js';
 
@@ -84,5 +85,17 @@ export function computeMemoryJob<K extends MemoryKind>(kind: K, payload: JobPayl
 export function uploadResult(job: FileJob | StreamJob, digest: Buffer, size: number): JobResults['file'] {
   const result: JobResults['file'] = { digest: digest.toString('hex'), size };
   if ('expected' in job && job.expected !== undefined) result.valid = digestMatchesHex(digest, job.expected);
+  if (job.mustMatch !== undefined) {
+    if (!digestMatchesHex(digest, job.mustMatch)) throw hashMismatch(job.mustMatch, result.digest);
+    result.verified = true;
+  }
   return result;
+}
+
+/** Verify on ingest failed: both digests are the caller's to see (its own claim and its own bytes' digest). */
+export function hashMismatch(expected: string, computed: string): ServiceError {
+  return new ServiceError('HASH_MISMATCH', {
+    details: `expected ${expected.toLowerCase()}, computed ${computed}`,
+    extra: { expected: expected.toLowerCase(), computed },
+  });
 }

@@ -55,12 +55,24 @@ export interface FileJob {
   output: OutputFormat;
   /** v1 /verify/file: the caller's hex digest, compared in constant time by the job (its result's `valid`). */
   expected?: string;
+  /**
+   * v2 verify on ingest (X-Expected-SHA224, tus metadata `sha224`): the digest the bytes must have;
+   * a mismatch fails the job with HASH_MISMATCH, a match sets the result's `verified`.
+   */
+  mustMatch?: string;
+  /**
+   * A resumable upload's digest, computed by the API node as its bytes arrived (hash state kept
+   * with the offset): the job reports it and reads nothing; `blob` names no stored object.
+   */
+  digested?: { digest: string; size: number };
 }
 
 export interface StreamJob {
   blob: BlobRef;
   chunkSize: number;
   output: OutputFormat;
+  /** As FileJob's. */
+  mustMatch?: string;
 }
 
 export interface UrlJob {
@@ -99,9 +111,9 @@ export interface JobResults {
   hmac: DigestResult;
   verify: DigestResult & { valid: boolean };
   batch: { results: BatchItemResult[] };
-  /** `valid` is present when the job carried `expected`. */
-  file: DigestResult & { valid?: boolean };
-  stream: DigestResult;
+  /** `valid` is present when the job carried `expected`; `verified` when it carried `mustMatch` (and matched). */
+  file: DigestResult & { valid?: boolean; verified?: true };
+  stream: DigestResult & { verified?: true };
   url: DigestResult & { finalUrl: string };
 }
 

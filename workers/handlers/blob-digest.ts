@@ -20,6 +20,8 @@ async function digestBlob(blob: BlobRef, ctx: JobContext): Promise<{ digest: Buf
 }
 
 export const fileHandler: JobHandler<'file'> = async (payload, ctx) => {
+  // A resumable upload was hashed as it arrived; its bytes are already gone (docs/decisions.md "Resumable uploads").
+  if (payload.digested !== undefined) return uploadResult(payload, Buffer.from(payload.digested.digest, 'hex'), payload.digested.size);
   const { digest, size } = await digestBlob(payload.blob, ctx);
   return uploadResult(payload, digest, size);
 };

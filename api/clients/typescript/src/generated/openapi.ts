@@ -125,6 +125,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/uploads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a resumable upload (tus 1.0 creation; with a body: creation-with-upload)
+     * @description Answers 201 with `Location: /v2/uploads/{id}`. Send Upload-Length, or Upload-Defer-Length: 1 and Upload-Length with a later PATCH; at most the plan's /v2/stream limit (Tus-Max-Size). Counts once against the daily quota.
+     */
+    post: operations['createUploadV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/uploads/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Terminate an upload: its bytes are deleted at once (tus 1.0 termination) */
+    delete: operations['deleteUploadV2'];
+    options?: never;
+    /** An upload's offset (tus 1.0 core HEAD) */
+    head: operations['headUploadV2'];
+    /**
+     * Append bytes at Upload-Offset (tus 1.0 core PATCH, checksum extension)
+     * @description The offset advances only by bytes stored and hashed. Another PATCH of the same upload under way: 423. A wrong Upload-Offset: 409. Upload-Checksum mismatch: 460, the bytes discarded. The last byte submits a `file` job carrying the digest (Upload-Job-Id).
+     */
+    patch: operations['patchUploadV2'];
+    trace?: never;
+  };
   '/v1/hash': {
     parameters: {
       query?: never;
@@ -796,6 +838,11 @@ export interface components {
       size: number;
       chunk_size: number;
       /**
+       * @description Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+       * @enum {boolean}
+       */
+      verified?: true;
+      /**
        * Format: date-time
        * @example 2026-11-21T12:00:00.000Z
        */
@@ -812,6 +859,11 @@ export interface components {
       encoding: string;
       size: number;
       chunk_size: number;
+      /**
+       * @description Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+       * @enum {boolean}
+       */
+      verified?: true;
       /**
        * Format: date-time
        * @example 2026-11-21T12:00:00.000Z
@@ -1505,8 +1557,92 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
+    /** @description `IDEMPOTENCY_KEY_REUSED`: the Idempotency-Key was first used with a different request. `HASH_MISMATCH`: the bytes received do not have the expected SHA-224 (X-Expected-SHA224, or tus metadata `sha224`); `expected` and `computed` name both. */
+    V2_IDEMPOTENCY_KEY_REUSED_HASH_MISMATCH: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
     /** @description `NOT_FOUND`: no such resource for this account. */
     V2_NOT_FOUND: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UPLOAD_OFFSET_MISMATCH`: Upload-Offset is not the offset the upload holds: HEAD it and resume from there. */
+    V2_UPLOAD_OFFSET_MISMATCH: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UPLOAD_EXPIRED`: the upload passed its Upload-Expires and its bytes are deleted. */
+    V2_UPLOAD_EXPIRED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `TUS_VERSION_UNSUPPORTED`: Tus-Resumable is missing or not 1.0.0 (the answer carries Tus-Version). */
+    V2_TUS_VERSION_UNSUPPORTED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `UPLOAD_LOCKED`: another PATCH or DELETE of this upload is under way; retry after it. */
+    V2_UPLOAD_LOCKED: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `CHECKSUM_MISMATCH`: Upload-Checksum does not match the PATCH's bytes; they were discarded and the offset is unchanged. */
+    V2_CHECKSUM_MISMATCH: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -1977,6 +2113,8 @@ export interface operations {
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
         'Idempotency-Key'?: string;
+        /** @description The hex SHA-224 the bytes must have: a match answers `verified: true`, a mismatch 422 HASH_MISMATCH */
+        'X-Expected-SHA224'?: string;
       };
       path?: never;
       cookie?: never;
@@ -2039,7 +2177,7 @@ export interface operations {
       409: components['responses']['V2_CONFLICT'];
       413: components['responses']['V2_FILE_TOO_LARGE'];
       415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
-      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED'];
+      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED_HASH_MISMATCH'];
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
       500: components['responses']['V2_INTERNAL_ERROR'];
@@ -2058,6 +2196,8 @@ export interface operations {
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
         'Idempotency-Key'?: string;
+        /** @description The hex SHA-224 the bytes must have: a match answers `verified: true`, a mismatch 422 HASH_MISMATCH */
+        'X-Expected-SHA224'?: string;
       };
       path?: never;
       cookie?: never;
@@ -2106,7 +2246,7 @@ export interface operations {
       409: components['responses']['V2_CONFLICT'];
       413: components['responses']['V2_FILE_TOO_LARGE'];
       415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
-      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED'];
+      422: components['responses']['V2_IDEMPOTENCY_KEY_REUSED_HASH_MISMATCH'];
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
       500: components['responses']['V2_INTERNAL_ERROR'];
@@ -2148,6 +2288,218 @@ export interface operations {
       408: components['responses']['V2_REQUEST_TIMEOUT'];
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  createUploadV2: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The tus protocol version: 1.0.0 (else 412) */
+        'Tus-Resumable': '1.0.0';
+        /** @description The upload size in bytes */
+        'Upload-Length'?: string;
+        /** @description `1`: the size is sent later */
+        'Upload-Defer-Length'?: string;
+        /** @description `filename` and `sha224` are read; values base64 */
+        'Upload-Metadata'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/offset+octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description 1.0.0 */
+          'Tus-Resumable'?: string;
+          /** @description Bytes durably stored and hashed: resume from here */
+          'Upload-Offset'?: string;
+          /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
+          'Upload-Expires'?: string;
+          /** @description Once the last byte is in: the `file` job that carries the digest (GET /v2/jobs/{id}) */
+          'Upload-Job-Id'?: string;
+          /** @description Once the last byte is in: `/v2/jobs/{id}` */
+          'Upload-Job-Url'?: string;
+          /** @description `/v2/uploads/{id}` */
+          Location?: string;
+          /** @description The caller's largest upload in bytes */
+          'Tus-Max-Size'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_UPLOAD_OFFSET_MISMATCH'];
+      410: components['responses']['V2_UPLOAD_EXPIRED'];
+      412: components['responses']['V2_TUS_VERSION_UNSUPPORTED'];
+      413: components['responses']['V2_FILE_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      423: components['responses']['V2_UPLOAD_LOCKED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      460: components['responses']['V2_CHECKSUM_MISMATCH'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  deleteUploadV2: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The tus protocol version: 1.0.0 (else 412) */
+        'Tus-Resumable': '1.0.0';
+      };
+      path: {
+        /** @description The upload id, the last segment of its Location */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Terminated */
+      204: {
+        headers: {
+          /** @description 1.0.0 */
+          'Tus-Resumable'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      410: components['responses']['V2_UPLOAD_EXPIRED'];
+      412: components['responses']['V2_TUS_VERSION_UNSUPPORTED'];
+      423: components['responses']['V2_UPLOAD_LOCKED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  headUploadV2: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The tus protocol version: 1.0.0 (else 412) */
+        'Tus-Resumable': '1.0.0';
+      };
+      path: {
+        /** @description The upload id, the last segment of its Location */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The upload, in headers only */
+      200: {
+        headers: {
+          /** @description 1.0.0 */
+          'Tus-Resumable'?: string;
+          /** @description Bytes durably stored and hashed: resume from here */
+          'Upload-Offset'?: string;
+          /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
+          'Upload-Expires'?: string;
+          /** @description Once the last byte is in: the `file` job that carries the digest (GET /v2/jobs/{id}) */
+          'Upload-Job-Id'?: string;
+          /** @description Once the last byte is in: `/v2/jobs/{id}` */
+          'Upload-Job-Url'?: string;
+          /** @description The size, unless deferred */
+          'Upload-Length'?: string;
+          /** @description As sent */
+          'Upload-Metadata'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      410: components['responses']['V2_UPLOAD_EXPIRED'];
+      412: components['responses']['V2_TUS_VERSION_UNSUPPORTED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  patchUploadV2: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The tus protocol version: 1.0.0 (else 412) */
+        'Tus-Resumable': '1.0.0';
+        /** @description Where these bytes start */
+        'Upload-Offset': string;
+        /** @description `sha1|sha224|sha256 <base64 digest>` of this body */
+        'Upload-Checksum'?: string;
+        /** @description For a deferred-length upload, once known */
+        'Upload-Length'?: string;
+      };
+      path: {
+        /** @description The upload id, the last segment of its Location */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/offset+octet-stream': string;
+      };
+    };
+    responses: {
+      /** @description Stored */
+      204: {
+        headers: {
+          /** @description 1.0.0 */
+          'Tus-Resumable'?: string;
+          /** @description Bytes durably stored and hashed: resume from here */
+          'Upload-Offset'?: string;
+          /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
+          'Upload-Expires'?: string;
+          /** @description Once the last byte is in: the `file` job that carries the digest (GET /v2/jobs/{id}) */
+          'Upload-Job-Id'?: string;
+          /** @description Once the last byte is in: `/v2/jobs/{id}` */
+          'Upload-Job-Url'?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_UPLOAD_OFFSET_MISMATCH'];
+      410: components['responses']['V2_UPLOAD_EXPIRED'];
+      412: components['responses']['V2_TUS_VERSION_UNSUPPORTED'];
+      413: components['responses']['V2_FILE_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      423: components['responses']['V2_UPLOAD_LOCKED'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      460: components['responses']['V2_CHECKSUM_MISMATCH'];
       500: components['responses']['V2_INTERNAL_ERROR'];
       503: components['responses']['V2_SERVICE_UNAVAILABLE'];
     };

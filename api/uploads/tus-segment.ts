@@ -1,0 +1,138 @@
+/**
+ * One tus PATCH body received into one blob-store object (docs/decisions.md "Resumable uploads").
+ * The bytes pass through the upload's resumable SHA-224 and, when the client sent
+ * Upload-Checksum, through that checksum, on their way to the store; the caller advances the
+ * upload's offset only once `put` has stored them all.
+ *
+ * A client that goes away mid-PATCH does not lose what arrived: the body is ended where it
+ * stopped and that prefix is stored and hashed like a whole PATCH (tus 1.0 core: the server keeps
+ * the bytes it received), unless a checksum was asked for, which a prefix cannot satisfy.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough, pipeline, Transform, type TransformCallback } from 'node:stream';
+import { fileTooLarge } from '../../shared/blob/byte-limit.js';
+import type { BlobSink } from '../../shared/blob/types.js';
+import { ServiceError } from '../../shared/errors.js';
+import type { ResumableHash } from '../../shared/uploads/hash-state.js';
+import { meterUpload } from '../http/upload-meter.js';
+
+export interface SegmentChecksum {
+  /** node:crypto's name: sha1, sha224, sha256. */
+  algorithm: string;
+  digest: Buffer;
+}
+
+export interface SegmentOptions {
+  blobs: BlobSink;
+  key: string;
+  /** Bytes the upload may still take (its Upload-Length, or the plan's limit while deferred, less its offset). */
+  maxBytes: number;
+  hash: ResumableHash;
+  checksum?: SegmentChecksum;
+}
+
+export interface ReceivedSegment {
+  size: number;
+  /** The client left before its body ended; `size` bytes of it were stored. */
+  aborted: boolean;
+}
+
+export async function receiveSegment(req: IncomingMessage, res: ServerResponse, options: SegmentOptions): Promise<ReceivedSegment> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    res.setHeader('Connection', 'close');
+    throw fileTooLarge(options.maxBytes);
+  }
+  const feed = new PassThrough({ highWaterMark: 1024 * 1024 });
+  const tap = new SegmentTap(options.hash, options.maxBytes, options.checksum && createHash(options.checksum.algorithm));
+  let aborted = false;
+  const onData = (chunk: Buffer): void => {
+    if (!feed.write(chunk)) req.pause();
+  };
+  const onDrain = (): void => {
+    req.resume();
+  };
+  const onEnd = (): void => {
+    feed.end();
+  };
+  const onGone = (): void => {
+    if (req.complete) return;
+    aborted = true;
+    feed.end();
+  };
+  const detach = (): void => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('close', onGone);
+    req.off('error', onGone);
+    socket.off('close', onGone);
+    feed.off('drain', onDrain);
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('close', onGone);
+  req.on('error', onGone);
+  // A request whose client vanished mid-body is not always told (no 'close' on it): its socket is.
+  const socket = req.socket;
+  socket.on('close', onGone);
+  feed.on('drain', onDrain);
+  meterUpload(res, () => tap.bytes);
+  if ((req.destroyed || socket.destroyed) && !req.complete) onGone();
+  req.resume();
+
+  const source = pipeline(feed, tap, () => undefined);
+  let stored = false;
+  try {
+    const blob = await options.blobs.put(options.key, source, { maxBytes: options.maxBytes });
+    stored = true;
+    if (blob.size !== tap.bytes)
+      throw new ServiceError('INTERNAL_ERROR', { cause: new Error(`stored ${blob.size} of ${tap.bytes} bytes`) });
+    if (options.checksum !== undefined) {
+      if (aborted) throw new ServiceError('INVALID_INPUT', { message: 'Request body was aborted', details: 'field: body' });
+      const computed = tap.checksum();
+      if (computed === undefined || !computed.equals(options.checksum.digest)) throw new ServiceError('CHECKSUM_MISMATCH');
+    }
+    return { size: blob.size, aborted };
+  } catch (err) {
+    detach();
+    feed.destroy();
+    if (!req.complete && !req.destroyed) {
+      // The rest of the body is not read: answer, then close the connection.
+      res.setHeader('Connection', 'close');
+      req.resume();
+    }
+    if (stored) await options.blobs.delete(options.key).catch(() => undefined);
+    throw err;
+  } finally {
+    detach();
+  }
+}
+
+/** Hashes, counts and bounds the bytes on their way to the store. */
+class SegmentTap extends Transform {
+  bytes = 0;
+
+  constructor(
+    private readonly hash: ResumableHash,
+    private readonly maxBytes: number,
+    private readonly check: Hash | undefined,
+  ) {
+    super({ readableHighWaterMark: 1024 * 1024 });
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) {
+      done(fileTooLarge(this.maxBytes));
+      return;
+    }
+    this.hash.update(chunk);
+    this.check?.update(chunk);
+    done(null, chunk);
+  }
+
+  checksum(): Buffer | undefined {
+    return this.check?.digest();
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * /v2/uploads driven by the real tus client (tus-js-client 4.3.1, unmodified) in embedded mode and
+ * against a cluster of 2 API nodes round-robin (Redis records and locks, s3rver segments):
+ * a 64 MiB upload cut at three random offsets by destroying its PATCH mid-body and resumed on the
+ * other node ends with node:crypto's digest; two PATCHes at once serialise; a wrong
+ * Upload-Checksum is 460; an expired upload answers 410 with its bytes gone.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as tus from 'tus-js-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { getJson } from '../helpers/api-server.js';
+import { sha224Hex } from '../helpers/digests.js';
+import { startTarget, type Target, type TargetName } from '../helpers/targets.js';
+import { waitFor } from '../helpers/wait.js';
+import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
+import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.js';
+
+const MiB = 1024 * 1024;
+const RETRIES = [50, 100, 200, 400, 800, 1600, 3200, 5000];
+
+const segmentsStored = (t: Target): string[] => t.storedBlobs().filter((f) => f.includes('resumable'));
+
+/**
+ * One tus upload attempt. With `cut`, the attempt goes through that node's cutting proxy, which
+ * destroys the PATCH's connection after `cut.bodyBytes` bytes of body; the client's error then
+ * ends the attempt (no retries), as a client whose network dropped.
+ */
+function attempt(
+  data: Buffer,
+  options: { endpoint: string; uploadUrl?: string; key: string; cut?: { proxy: CuttingProxy; bodyBytes: number } },
+): Promise<{ url: string; aborted: boolean }> {
+  return new Promise((resolve, reject) => {
+    options.cut?.proxy.cutNextPatchAfter(options.cut.bodyBytes);
+    const upload: tus.Upload = new tus.Upload(data, {
+      endpoint: options.endpoint,
+      ...(options.uploadUrl === undefined ? {} : { uploadUrl: options.uploadUrl }),
+      uploadSize: data.length,
+      headers: { 'X-API-Key': options.key },
+      metadata: { filename: 'big.iso' },
+      retryDelays: options.cut === undefined ? RETRIES : null,
+      onUploadUrlAvailable: () => undefined,
+      onSuccess: () => resolve({ url: upload.url!, aborted: false }),
+      onError: (err) => (options.cut !== undefined && upload.url ? resolve({ url: upload.url, aborted: true }) : reject(err)),
+    });
+    upload.start();
+  });
+}
+
+/** The same upload URL on another node: any node serves any request of an upload. */
+const onNode = (url: string, base: string): string => base + new URL(url).pathname;
+
+async function head(url: string, key: string): Promise<Response> {
+  return fetch(url, { method: 'HEAD', headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0' } });
+}
+
+async function finishedJob(base: string, key: string, jobUrl: string): Promise<any> {
+  return waitFor(
+    async () => {
+      const { body } = await getJson(`${base}${jobUrl}`, { 'x-api-key': key });
+      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
+    },
+    { timeoutMs: 30_000, what: 'the upload job to finish' },
+  );
+}
+
+describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uploads on %s', (name) => {
+  let t: Target;
+  let key: string;
+  let proxies: CuttingProxy[] = [];
+  beforeAll(async () => {
+    t = await startTarget(name, { MAX_STREAM_BYTES: String(128 * MiB), BLOB_SWEEP_GRACE_SECONDS: '60' });
+    key = t.keys.production;
+    proxies = await Promise.all(t.urls.map((url) => startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(url).port) })));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(proxies.map((p) => p.close()));
+    await t?.close();
+  });
+  const node = (i: number): string => t.urls[i % t.urls.length]!;
+  const proxy = (i: number): CuttingProxy => proxies[i % proxies.length]!;
+
+  it('a 64 MiB upload cut at 3 random offsets and resumed on the other node each time gives node:crypto digest', async () => {
+    const data = randomBytes(64 * MiB);
+    const expected = createHash('sha224').update(data).digest('hex');
+    // One cut in each third of the file, at a random place.
+    const cuts = [0, 1, 2].map((third) => Math.floor(((third + 0.1 + Math.random() * 0.8) * data.length) / 3));
+    let url: string | undefined;
+    let offset = 0;
+    for (const [i, cutAt] of cuts.entries()) {
+      // Through node i's proxy, which destroys the PATCH's connection `cutAt - offset` bytes into its body.
+      const base = proxy(i).url;
+      const run = await attempt(data, {
+        endpoint: `${base}/v2/uploads`,
+        uploadUrl: url && onNode(url, base),
+        key,
+        cut: { proxy: proxy(i), bodyBytes: cutAt - offset },
+      });
+      expect(run.aborted).toBe(true);
+      url = run.url;
+      // Every byte that reached the server before the cut is stored and hashed: HEAD on the other
+      // node reports exactly the cut offset once the cut PATCH has committed.
+      const next = onNode(url, node(i + 1));
+      await waitFor(async () => (await head(next, key)).headers.get('upload-offset') === String(cutAt), {
+        timeoutMs: 30_000,
+        what: `the offset to reach the cut at ${cutAt}`,
+      });
+      offset = cutAt;
+    }
+    expect(cuts.map((_, i) => proxy(i).cuts()).every((n) => n > 0)).toBe(true);
+    const done = await attempt(data, { endpoint: `${node(3)}/v2/uploads`, uploadUrl: onNode(url!, node(3)), key });
+    expect(done.aborted).toBe(false);
+    const final = await head(onNode(url!, node(0)), key);
+    expect(final.headers.get('upload-offset')).toBe(String(data.length));
+    const job = await finishedJob(node(1), key, final.headers.get('upload-job-url')!);
+    expect(job).toMatchObject({ status: 'completed', hash: expected, size: data.length, filename: 'big.iso' });
+    // The digest was known at the last byte: the segments are gone.
+    await waitFor(() => segmentsStored(t).length === 0, { what: 'the segments to be deleted' });
+  }, 180_000);
+
+  it('two concurrent PATCHes of one upload: one is stored, the other gets 423 and nothing is corrupted', async () => {
+    const data = randomBytes(8 * MiB);
+    const created = await fetch(`${node(0)}/v2/uploads`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(data.length) },
+    });
+    const path = created.headers.get('location')!;
+    const patch = (i: number, body: Uint8Array<ArrayBuffer>) =>
+      fetch(`${node(i)}${path}`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+        body,
+      });
+    const answers = await Promise.all([
+      patch(0, new Uint8Array(data.subarray(0, 4 * MiB))),
+      patch(1, new Uint8Array(data.subarray(0, 4 * MiB))),
+      patch(0, new Uint8Array(data.subarray(0, 4 * MiB))),
+    ]);
+    const statuses = answers.map((r) => r.status).sort();
+    // Exactly one wins; the others are refused: 423 while it writes, 409 once it committed.
+    expect(statuses.filter((s) => s === 204)).toHaveLength(1);
+    expect(statuses.every((s) => s === 204 || s === 409 || s === 423)).toBe(true);
+    for (const r of answers.filter((a) => a.status !== 204)) {
+      expect(['UPLOAD_LOCKED', 'UPLOAD_OFFSET_MISMATCH']).toContain((await r.json()).error.code);
+    }
+    expect((await head(`${node(1)}${path}`, key)).headers.get('upload-offset')).toBe(String(4 * MiB));
+    const rest = await attempt(data, { endpoint: `${node(1)}/v2/uploads`, uploadUrl: `${node(1)}${path}`, key });
+    expect(rest.aborted).toBe(false);
+    const final = await head(`${node(0)}${path}`, key);
+    const job = await finishedJob(node(0), key, final.headers.get('upload-job-url')!);
+    expect(job.hash).toBe(sha224Hex(data));
+  }, 60_000);
+
+  it('a PATCH whose Upload-Checksum is wrong is 460 and its bytes are discarded', async () => {
+    const data = randomBytes(1 * MiB);
+    const created = await fetch(`${node(0)}/v2/uploads`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0', 'Upload-Length': String(data.length) },
+    });
+    const path = created.headers.get('location')!;
+    const send = (checksum: string) =>
+      fetch(`${node(1)}${path}`, {
+        method: 'PATCH',
+        headers: {
+          'X-API-Key': key,
+          'Tus-Resumable': '1.0.0',
+          'Upload-Offset': '0',
+          'Upload-Checksum': checksum,
+          'Content-Type': 'application/offset+octet-stream',
+        },
+        body: new Uint8Array(data),
+      });
+    const wrong = await send(`sha256 ${createHash('sha256').update('other bytes').digest('base64')}`);
+    expect(wrong.status).toBe(460);
+    expect((await wrong.json()).error.code).toBe('CHECKSUM_MISMATCH');
+    expect((await head(`${node(0)}${path}`, key)).headers.get('upload-offset')).toBe('0');
+    await waitFor(() => !segmentsStored(t).some((f) => f.includes(path.split('/').pop()!)), {
+      what: 'the discarded segment to be deleted',
+    });
+    const right = await send(`sha1 ${createHash('sha1').update(data).digest('base64')}`);
+    expect(right.status).toBe(204);
+    expect(right.headers.get('upload-offset')).toBe(String(data.length));
+  }, 60_000);
+
+  // Embedded expiry (records in the server's memory) is covered with a short UPLOAD_EXPIRY_SECONDS in tus-protocol.test.ts.
+  it.runIf(name === 'cluster')(
+    'an expired upload answers 410 and its bytes are deleted',
+    async () => {
+      const data = randomBytes(2 * MiB);
+      const run = await attempt(data, { endpoint: `${proxy(0).url}/v2/uploads`, key, cut: { proxy: proxy(0), bodyBytes: MiB } });
+      const url = onNode(run.url, node(1));
+      const id = new URL(url).pathname.split('/').pop()!;
+      // The cut PATCH has committed (its record write would otherwise undo the expiry below).
+      await waitFor(async () => (await head(url, key)).headers.get('upload-offset') === String(MiB), { what: 'the cut PATCH to commit' });
+      expect(segmentsStored(t).some((f) => f.includes(id))).toBe(true);
+      await expireNow(t, id);
+      const res = await head(url, key);
+      expect(res.status).toBe(410);
+      const patch = await fetch(url, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+        body: data,
+      });
+      expect(patch.status).toBe(410);
+      expect((await patch.json()).error.code).toBe('UPLOAD_EXPIRED');
+      await waitFor(() => !segmentsStored(t).some((f) => f.includes(id)), { what: "the expired upload's bytes to be deleted" });
+    },
+    60_000,
+  );
+});
+
+/**
+ * Moves an upload's expiry into the past, as the clock eventually would: in the cluster, by
+ * rewriting its record in Redis (the test's own QUEUE_PREFIX).
+ */
+async function expireNow(t: Target, id: string): Promise<void> {
+  const redis = new Redis(SHARED_REDIS_URL);
+  try {
+    const recordKey = `${t.config.QUEUE_PREFIX}:sha224d:tus:${id}`;
+    const record = JSON.parse((await redis.get(recordKey))!) as { expiresAt: number };
+    record.expiresAt = Date.now() - 1000;
+    await redis.set(recordKey, JSON.stringify(record), 'KEEPTTL');
+  } finally {
+    redis.disconnect();
+  }
+}
