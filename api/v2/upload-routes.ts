@@ -13,7 +13,7 @@ import type { ApiDeps } from '../deps.js';
 import type { Route } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
 import { principalOf } from '../middleware/guards.js';
-import { CALLER_ERRORS, errorResponses, type Generation } from '../openapi-kit.js';
+import { CALLER_ERRORS, errorResponses, successHeaders, type Generation } from '../openapi-kit.js';
 import { appendToUpload, createUpload, resumableMaxBytes, terminateUpload, uploadOf, type Append } from '../operations/resumable.js';
 import { z } from '../schemas/common.js';
 import { CreateUploadHeaders, PatchUploadHeaders, TUS_CONTENT_TYPE, UploadIdParams } from '../schemas/uploads.js';
@@ -87,12 +87,16 @@ function assertTusBody(req: Request): void {
 const tusResumable = z.literal('1.0.0').openapi({ description: 'The tus protocol version: 1.0.0 (else 412)' });
 const idParams = UploadIdParams;
 
-function noContent(description: string, headers: Record<string, string>): Record<number, ResponseConfig> {
-  return { 204: { description, headers: headerDocs(headers) } };
+function noContent(gen: Generation, description: string, headers: Record<string, string>): Record<number, ResponseConfig> {
+  return { 204: { description, headers: headerDocs(gen, headers) } };
 }
 
-function headerDocs(headers: Record<string, string>): ResponseConfig['headers'] {
-  return Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+/** The tus headers of a success answer, beside the request id and rate window every answer carries. */
+function headerDocs(gen: Generation, headers: Record<string, string>): ResponseConfig['headers'] {
+  return {
+    ...successHeaders(gen),
+    ...Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+  };
 }
 
 const ALWAYS = { 'Tus-Resumable': '1.0.0' };
@@ -144,7 +148,7 @@ export const UPLOAD_ROUTES: readonly Route[] = [
         responses: {
           201: {
             description: 'Created',
-            headers: headerDocs({ ...STATE, Location: '`/v2/uploads/{id}`', 'Tus-Max-Size': "The caller's largest upload in bytes" }),
+            headers: headerDocs(gen, { ...STATE, Location: '`/v2/uploads/{id}`', 'Tus-Max-Size': "The caller's largest upload in bytes" }),
           },
           ...errorResponses(gen, [...CALLER_ERRORS, ...WRITE_ERRORS]),
         },
@@ -175,7 +179,7 @@ export const UPLOAD_ROUTES: readonly Route[] = [
         responses: {
           200: {
             description: 'The upload, in headers only',
-            headers: headerDocs({ ...STATE, 'Upload-Length': 'The size, unless deferred', 'Upload-Metadata': 'As sent' }),
+            headers: headerDocs(gen, { ...STATE, 'Upload-Length': 'The size, unless deferred', 'Upload-Metadata': 'As sent' }),
           },
           ...errorResponses(gen, [...CALLER_ERRORS, ...TUS_ERRORS]),
         },
@@ -210,7 +214,7 @@ export const UPLOAD_ROUTES: readonly Route[] = [
           }),
           body: { required: true, content: { [TUS_CONTENT_TYPE]: { schema: z.string().openapi({ type: 'string', format: 'binary' }) } } },
         },
-        responses: { ...noContent('Stored', STATE), ...errorResponses(gen, [...CALLER_ERRORS, ...WRITE_ERRORS]) },
+        responses: { ...noContent(gen, 'Stored', STATE), ...errorResponses(gen, [...CALLER_ERRORS, ...WRITE_ERRORS]) },
       }),
     },
   },
@@ -228,7 +232,7 @@ export const UPLOAD_ROUTES: readonly Route[] = [
       summary: 'Terminate an upload: its bytes are deleted at once (tus 1.0 termination)',
       custom: (gen: Generation) => ({
         request: { params: idParams, headers: z.object({ 'Tus-Resumable': tusResumable }) },
-        responses: { ...noContent('Terminated', ALWAYS), ...errorResponses(gen, [...CALLER_ERRORS, ...TUS_ERRORS, 'UPLOAD_LOCKED']) },
+        responses: { ...noContent(gen, 'Terminated', ALWAYS), ...errorResponses(gen, [...CALLER_ERRORS, ...TUS_ERRORS, 'UPLOAD_LOCKED']) },
       }),
     },
   },

@@ -56,7 +56,7 @@ function headerObject(h: any): any {
 }
 
 /** Checks a real response against the document and returns its JSON body. */
-async function conforms(res: Response, path: string, method: 'get' | 'post'): Promise<any> {
+async function conforms(res: Response, path: string, method: 'get' | 'post' | 'head' | 'patch' | 'delete'): Promise<any> {
   const { at, response } = documented(path, method, res.status);
   seen.add(`${method} ${path} ${res.status}`);
   const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), headerObject(h)]));
@@ -304,6 +304,29 @@ describe('/v1 answers as documented', () => {
     );
     expect(answers.some((r) => r.status === 429)).toBe(true);
     for (const r of answers) await conforms(r, '/v1/hash', 'post');
+  });
+});
+
+describe('/v2/uploads (tus 1.0) answers as documented', () => {
+  it('create, HEAD, PATCH to the end, and DELETE of another upload', async () => {
+    const tus = { 'x-api-key': s.keys.production, 'tus-resumable': '1.0.0' };
+    const create = (): Promise<Response> => fetch(`${s.url}/v2/uploads`, { method: 'POST', headers: { ...tus, 'upload-length': '3' } });
+    const created = await create();
+    await conforms(created, '/v2/uploads', 'post');
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/v2\/uploads\//);
+    const head = await fetch(`${s.url}${location}`, { method: 'HEAD', headers: tus });
+    await conforms(head, '/v2/uploads/{id}', 'head');
+    expect(head.headers.get('upload-offset')).toBe('0');
+    const patch = await fetch(`${s.url}${location}`, {
+      method: 'PATCH',
+      headers: { ...tus, 'content-type': 'application/offset+octet-stream', 'upload-offset': '0' },
+      body: 'abc',
+    });
+    await conforms(patch, '/v2/uploads/{id}', 'patch');
+    expect(patch.headers.get('upload-offset')).toBe('3');
+    const other = (await create()).headers.get('location')!;
+    await conforms(await fetch(`${s.url}${other}`, { method: 'DELETE', headers: tus }), '/v2/uploads/{id}', 'delete');
   });
 });
 

@@ -67,7 +67,7 @@ function answers(pattern: string, path: string): boolean {
 }
 
 type Doc = { paths: Record<string, Record<string, unknown>> };
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const METHODS = ['get', 'head', 'put', 'post', 'delete', 'patch'];
 
 function documented(doc: Doc): Served[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>

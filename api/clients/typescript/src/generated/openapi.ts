@@ -2317,6 +2317,11 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
           /** @description Bytes durably stored and hashed: resume from here */
@@ -2372,6 +2377,11 @@ export interface operations {
       /** @description Terminated */
       204: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
           [name: string]: unknown;
@@ -2411,6 +2421,11 @@ export interface operations {
       /** @description The upload, in headers only */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
           /** @description Bytes durably stored and hashed: resume from here */
@@ -2471,6 +2486,11 @@ export interface operations {
       /** @description Stored */
       204: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
           /** @description Bytes durably stored and hashed: resume from here */
