@@ -5,7 +5,7 @@
  * a read by id asks one queue, not all of them (shared/naming.ts).
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
@@ -43,7 +43,7 @@ export class BullMqJobs {
   private readonly built = new Set<Queue<BullData, unknown, string>>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string | undefined,
     private readonly logger: Logger,
   ) {}
