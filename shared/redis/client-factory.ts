@@ -58,6 +58,8 @@ export function buildRedisClient(topology: RedisTopology, build: ClientBuild): R
         retryDelayOnClusterDown: 200,
         retryDelayOnTryAgain: 200,
         slotsRefreshTimeout: 1000,
+        // A promoted replica is found by the periodic refresh too (a dead master's slots answer no MOVED).
+        slotsRefreshInterval: 1000,
         shardedSubscribers: build.sharded,
       };
       return new Cluster(topology.nodes, clusterOptions);
