@@ -7,6 +7,7 @@
 import { Queue } from 'bullmq';
 import { buildRedisClient, type RedisClient } from '../../shared/redis/client-factory.js';
 import { topologyOf, type RedisTarget } from '../../shared/redis/topology.js';
+import { closeRedis } from '../../shared/queue/redis-connection.js';
 import { QUEUE_NAMES, type JobKind, type JobResults, type QueueName } from '../../shared/jobs/contracts.js';
 import { bullQueueName, jobOwnerRedisKey, namespacedRedisKey } from '../../shared/naming.js';
 import { bullPrefixOf, type BullJob, type BullJobData } from '../../shared/queue/bullmq-wire.js';
@@ -196,8 +197,8 @@ export class QueueAdmin {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
-      await this.redis.quit().catch(() => undefined);
-      this.redis.disconnect();
+      // QUIT, or a disconnect behind Sentinel (which rejects QUIT) or when Redis is away.
+      await closeRedis(this.redis);
     })();
     return this.closing;
   }

@@ -142,7 +142,7 @@ export class BullMqJobQueue implements JobQueue {
     };
     this.finished.setMaxListeners(0);
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:producer' });
-    this.jobs = new BullMqJobs(this.redis, prefix, options.logger);
+    this.jobs = new BullMqJobs(this.redis, prefix, options.logger, this.options.failoverRetryMs);
     const { replicaWaitMs } = this.options;
     this.replicated = replicaWaitMs > 0 ? replicaWaiter(this.redis, this.jobs.ownerKey('slot'), replicaWaitMs) : undefined;
     this.subscriber = createRedis(options.connection, 'subscriber', { logger: options.logger, connectionName: 'sha224d:job-events' });
@@ -313,7 +313,7 @@ export class BullMqJobQueue implements JobQueue {
   /** Tries `attempt` again, same job id, while Redis fails over (failover-retry.ts). */
   private throughFailover<T>(attempt: () => Promise<T>): Promise<T> {
     return retryThroughFailover(attempt, this.options.failoverRetryMs, (err) =>
-      this.options.logger.debug({ err }, 'job add met a Redis failover: retrying with the same id'),
+      this.options.logger.debug({ err, status: this.redis.status }, 'job add met a Redis failover: retrying with the same id'),
     );
   }
 

@@ -44,7 +44,8 @@ export function buildRedisClient(topology: RedisTopology, build: ClientBuild): R
         reconnectOnError: reconnectOnReadonly,
       });
     case 'cluster': {
-      const { enableOfflineQueue, ...nodeOptions } = options;
+      // The offline queue and lazy connecting are the Cluster's own options, not its nodes'.
+      const { enableOfflineQueue, lazyConnect, ...nodeOptions } = options;
       const clusterOptions: ClusterOptions = {
         redisOptions: {
           ...nodeOptions,
@@ -52,6 +53,7 @@ export function buildRedisClient(topology: RedisTopology, build: ClientBuild): R
           reconnectOnError: reconnectOnReadonly,
         },
         enableOfflineQueue: enableOfflineQueue ?? true,
+        lazyConnect: lazyConnect ?? false,
         clusterRetryStrategy: retryStrategy,
         // MOVED/ASK are followed by ioredis; a slot whose master is failing over is asked again.
         retryDelayOnFailover: 200,

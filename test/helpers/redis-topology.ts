@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,6 +61,31 @@ async function stopAll(processes: Processes): Promise<void> {
   fs.rmSync(processes.dir, { recursive: true, force: true });
 }
 
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * `count` cluster node ports: a node also listens on its port + 10000 (the cluster bus), so both
+ * must be free and no node's bus may be another's port. Drawn from 20000-22767, so the bus ports
+ * stay below the kernel's ephemeral range as pickUnusedPort's picks do (test/helpers/ports.ts).
+ */
+async function clusterPorts(count: number): Promise<number[]> {
+  const picked: number[] = [];
+  for (let attempt = 0; picked.length < count && attempt < 500; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 2768);
+    const taken = picked.flatMap((p) => [p, p + 10_000]);
+    if (taken.includes(port) || taken.includes(port + 10_000)) continue;
+    if ((await isFree(port)) && (await isFree(port + 10_000))) picked.push(port);
+  }
+  if (picked.length < count) throw new Error('no free cluster ports found');
+  return picked;
+}
+
 /** Ports of `count` distinct unused ports. */
 async function ports(count: number): Promise<number[]> {
   const picked = new Set<number>();
@@ -72,7 +98,7 @@ export async function startRedisCluster(): Promise<RedisTopologyUnderTest> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-redis-cluster-'));
   const processes: Processes = { byPort: new Map(), dir };
   try {
-    const nodePorts = await ports(6);
+    const nodePorts = await clusterPorts(6);
     await Promise.all(
       nodePorts.map(async (port) => {
         const child = await startRedisServer(port, [
