@@ -4,7 +4,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * Files that run for a minute or more on their own, longest first (measured on two cores: the
  * README's examples ~2-3 min, the soak 2 min, the typed client ~1 min, the fuzz suites and the
- * drain ~1 min each): started first, so the other fork runs the short files beside them.
+ * drain ~1 min each, the Redis Cluster and Sentinel failovers ~45 s each): started first, so the other fork runs the short files beside them.
  */
 const LONG_RUNNING = [
   'test/docs/doc-commands.test.ts',
@@ -13,6 +13,8 @@ const LONG_RUNNING = [
   'test/robustness/fuzz-embedded.test.ts',
   'test/robustness/fuzz-distributed.test.ts',
   'test/e2e/drain.test.ts',
+  'test/redis-topologies/cluster.test.ts',
+  'test/redis-topologies/sentinel.test.ts',
 ];
 
 /**

@@ -16,23 +16,30 @@ import { startApiNode } from './node.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (!config.REDIS_URL) throw new Error('npm run api is the distributed API role and needs REDIS_URL; for one process use npm start');
+  const redis = config.redis;
+  if (redis === undefined)
+    throw new Error(
+      'npm run api is the distributed API role and needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES; for one process use npm start',
+    );
   const logger = createLogger(config.LOG_LEVEL);
-  void checkRedisAtStart(config.REDIS_URL, logger);
+  void checkRedisAtStart(redis, logger);
   const store = await openAccountStore(config);
   const blobs = await openBlobStore(config, logger);
   const queue = new BullMqJobQueue({
-    connection: config.REDIS_URL,
+    connection: redis,
     retentionMs: retentionMs(config),
     logger,
     prefix: config.QUEUE_PREFIX,
     attempts: config.JOB_ATTEMPTS,
     backoffMs: config.JOB_BACKOFF_MS,
     maxWaiting: config.QUEUE_MAX_WAITING,
+    failoverRetryMs: config.REDIS_FAILOVER_RETRY_MS,
+    // A single node has no replica to wait for.
+    replicaWaitMs: redis.kind === 'single' ? 0 : config.REDIS_REPLICA_WAIT_MS,
   });
   // The queue gauges describe the whole cluster; every API node exports them (docs/operating.md).
   const metrics = processMetrics();
-  const stats = new BullMqQueueStats({ connection: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger });
+  const stats = new BullMqQueueStats({ connection: redis, prefix: config.QUEUE_PREFIX, logger });
   metrics.collectors.add(stats.collector(metrics));
   const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups: [() => stats.close()] });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');

@@ -49,7 +49,7 @@ function registerNodeCollectors(deps: ApiDeps, realtime: Realtime | undefined): 
       const answers = await probeDependencies(deps);
       setDependency(metrics, 'store', answers.store);
       setDependency(metrics, 'blobs', answers.blobs);
-      if (config.REDIS_URL) setDependency(metrics, 'redis', answers.queue);
+      if (config.redis !== undefined) setDependency(metrics, 'redis', answers.queue);
     }),
   ];
   if (realtime) {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY } from './queue/retry-policy.js';
 import { DEFAULT_MAX_WAITING } from './queue/waiting-bound.js';
 import { DEFAULT_PG_BOUNDS } from './store/pg-bounds.js';
+import { effectiveQueuePrefix, parseRedisTopology, QUEUE_PREFIX_PATTERN, type RedisTopology } from './redis/topology.js';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -32,10 +33,33 @@ const envSchema = z.object({
   PG_REQUEST_TIMEOUT_MS: int(100).default(DEFAULT_PG_BOUNDS.requestTimeoutMs),
   /** Set → distributed mode: BullMQ queues and Redis-backed limits. */
   REDIS_URL: z.string().optional(),
-  /** Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis. */
+  /**
+   * The other Redis topologies (shared/redis/topology.ts; docs/operating.md "Redis topologies"):
+   * sentinels (host:port,…) and the monitored primary's name, or a cluster's seed nodes. One
+   * topology only; REDIS_PASSWORD is the data nodes' AUTH for these two.
+   */
+  REDIS_SENTINELS: z.string().optional(),
+  REDIS_SENTINEL_NAME: z.string().optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  REDIS_CLUSTER_NODES: z.string().optional(),
+  /**
+   * How long a job add that failed on a Redis failover is retried (same job id) before the request
+   * answers 503 with Retry-After (shared/queue/failover-retry.ts).
+   */
+  REDIS_FAILOVER_RETRY_MS: int(0).max(60_000).default(8000),
+  /**
+   * Sentinel and Cluster: a job add is answered once a replica has it (WAIT), or after this long
+   * if no replica acknowledges (0: answer at once; shared/redis/replica-wait.ts).
+   */
+  REDIS_REPLICA_WAIT_MS: int(0).max(10_000).default(1000),
+  /**
+   * Namespace of every Redis key and channel: two deployments (or test runs) can share one Redis.
+   * May hold one hash tag `{…}`; on a cluster it must, and defaults to `{sha224d}`.
+   */
   QUEUE_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .regex(QUEUE_PREFIX_PATTERN, 'must be 1-64 characters of [A-Za-z0-9_.-] with at most one hash tag {…}')
     .optional(),
   S3_ENDPOINT: z.string().optional(),
   S3_BUCKET: z.string().optional(),
@@ -220,6 +244,8 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
   mode: 'embedded' | 'distributed';
+  /** The Redis every connection of the process opens (undefined: embedded mode). */
+  redis: RedisTopology | undefined;
   dataDir: string;
   syncTimeoutMs: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | undefined;
@@ -244,9 +270,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const s3Set = [e.S3_ENDPOINT, e.S3_BUCKET].filter(Boolean).length;
   if (s3Set === 1) throw new Error('Invalid configuration: S3_ENDPOINT and S3_BUCKET go together');
+  let redis: RedisTopology | undefined;
+  let queuePrefix: string | undefined;
+  try {
+    redis = parseRedisTopology(e);
+    queuePrefix = effectiveQueuePrefix(redis, e.QUEUE_PREFIX);
+  } catch (err) {
+    throw new Error(`Invalid configuration: ${(err as Error).message}`, { cause: err });
+  }
   return {
     ...e,
-    mode: e.REDIS_URL ? 'distributed' : 'embedded',
+    QUEUE_PREFIX: queuePrefix,
+    redis,
+    mode: redis ? 'distributed' : 'embedded',
     dataDir: path.resolve(e.DATA_DIR),
     syncTimeoutMs: Math.round(e.SYNC_TIMEOUT * 1000),
     s3:

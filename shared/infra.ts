@@ -27,7 +27,7 @@ export function openPlanCatalog(config: Config): PlanCatalog {
 }
 
 /**
- * Rate limits and quotas: in memory for one process (embedded), on Redis when REDIS_URL is set,
+ * Rate limits and quotas: in memory for one process (embedded), on Redis when Redis is configured,
  * so limits hold across any number of API nodes. Async because the Redis limiter, and ioredis
  * with it, is imported only then (open-redis-limiter.ts).
  */
@@ -46,10 +46,10 @@ export async function openLimiter(
     operationTimeoutMs: config.LIMITER_TIMEOUT_MS,
     metrics,
   };
-  if (!config.REDIS_URL) {
+  if (config.redis === undefined) {
     const limiter = createMemoryLimiter(base);
     return { limiter, ready: Promise.resolve(), close: () => limiter.close() };
   }
   const { openRedisLimiter } = await import('./limits/open-redis-limiter.js');
-  return openRedisLimiter(config.REDIS_URL, config, base, logger);
+  return openRedisLimiter(config.redis, config, base, logger);
 }

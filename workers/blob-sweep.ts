@@ -15,10 +15,7 @@ import { BullMqLiveBlobKeys } from '../shared/queue/live-blob-keys.js';
 import { closeRedis, createRedis } from '../shared/queue/redis-connection.js';
 
 export interface WorkerBlobSweepOptions {
-  config: Pick<
-    Config,
-    'REDIS_URL' | 'QUEUE_PREFIX' | 'BLOB_RETENTION_SECONDS' | 'BLOB_SWEEP_INTERVAL_SECONDS' | 'BLOB_SWEEP_GRACE_SECONDS'
-  >;
+  config: Pick<Config, 'redis' | 'QUEUE_PREFIX' | 'BLOB_RETENTION_SECONDS' | 'BLOB_SWEEP_INTERVAL_SECONDS' | 'BLOB_SWEEP_GRACE_SECONDS'>;
   blobs: BlobStore;
   /** The queues this worker consumes. */
   queues: readonly QueueName[];
@@ -36,9 +33,9 @@ const LOCK_SHARE_OF_INTERVAL = 0.7;
 export function startWorkerBlobSweep(options: WorkerBlobSweepOptions): { close(): Promise<void> } | undefined {
   const { config, blobs, logger } = options;
   const usesBlobs = options.queues.includes(QUEUE_OF_KIND.file) || options.queues.includes(QUEUE_OF_KIND.stream);
-  if (config.REDIS_URL === undefined || config.BLOB_SWEEP_INTERVAL_SECONDS === 0 || !usesBlobs) return undefined;
+  if (config.redis === undefined || config.BLOB_SWEEP_INTERVAL_SECONDS === 0 || !usesBlobs) return undefined;
   const intervalMs = config.BLOB_SWEEP_INTERVAL_SECONDS * 1000;
-  const redis = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:blob-sweep' });
+  const redis = createRedis(config.redis, 'producer', { logger, connectionName: 'sha224d:blob-sweep' });
   const live = new BullMqLiveBlobKeys({ redis, prefix: config.QUEUE_PREFIX, logger });
   const lockKey = namespacedRedisKey(config.QUEUE_PREFIX, BLOB_SWEEP_LOCK_KEY);
   const sweeper = startBlobSweeper({

@@ -45,15 +45,19 @@ async function main(): Promise<void> {
     .option('--concurrency <n>', 'jobs at once per queue', parseConcurrency, config.WORKER_CONCURRENCY)
     .parse(process.argv);
   const options = cli.opts<{ queues: QueueName[]; concurrency: number }>();
-  if (!config.REDIS_URL) throw new Error('npm run worker needs REDIS_URL (embedded mode runs jobs in the npm start process)');
+  const redis = config.redis;
+  if (redis === undefined)
+    throw new Error(
+      'npm run worker needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (embedded mode runs jobs in the npm start process)',
+    );
 
   // Before any connection: a public metrics listener without a token is a configuration error.
   assertMetricsBinding(config.METRICS_HOST, config.METRICS_TOKEN);
   const logger = createLogger(config.LOG_LEVEL);
-  void checkRedisAtStart(config.REDIS_URL, logger);
+  void checkRedisAtStart(redis, logger);
   const blobs = await openBlobStore(config, logger);
   const metrics = processMetrics();
-  const pings = createRedis(config.REDIS_URL, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
+  const pings = createRedis(redis, 'producer', { logger, connectionName: 'sha224d:worker-probe' });
   const probe = async (): Promise<Record<'redis' | 'blobs', boolean>> => {
     const [redis, blobStore] = await Promise.all([
       answersWithin(() => failFast(pings, () => pings.ping()), PROBE_TIMEOUT_MS),
@@ -72,7 +76,7 @@ async function main(): Promise<void> {
     ready: probe,
   });
   const pool = await startBullMqWorkers({
-    connection: config.REDIS_URL,
+    connection: redis,
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
     blobs,
     queues: options.queues,
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
       setDependency(metrics, 'blobs', answers.blobs);
     }),
   );
-  const stats = new BullMqQueueStats({ connection: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger, queues: options.queues });
+  const stats = new BullMqQueueStats({ connection: redis, prefix: config.QUEUE_PREFIX, logger, queues: options.queues });
   metrics.collectors.add(stats.collector(metrics));
   const metricsPortFrom = config.METRICS_PORT === undefined ? 'default' : 'METRICS_PORT';
   logger.info(

@@ -14,10 +14,10 @@ import type { Logger } from '../../shared/log.js';
 import { bullQueueName } from '../../shared/naming.js';
 import { bullPrefixOf } from '../../shared/queue/bullmq-wire.js';
 import { redactJobData } from '../../shared/queue/redact.js';
-import { createRedis } from '../../shared/queue/redis-connection.js';
+import { createRedis, type RedisTarget } from '../../shared/queue/redis-connection.js';
 
 export interface QueueBoardOptions {
-  redisUrl: string;
+  redisUrl: RedisTarget;
   prefix: string | undefined;
   basePath: string;
   readOnly: boolean;

@@ -35,8 +35,8 @@ export const QUEUE_BOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function queueBoardEnabled(config: Pick<Config, 'REDIS_URL' | 'ADMIN_TOKEN'>): boolean {
-  return config.REDIS_URL !== undefined && config.ADMIN_TOKEN !== undefined;
+export function queueBoardEnabled(config: Pick<Config, 'redis' | 'ADMIN_TOKEN'>): boolean {
+  return config.redis !== undefined && config.ADMIN_TOKEN !== undefined;
 }
 
 function boardHeaders(res: Response): void {
@@ -49,7 +49,7 @@ function boardHeaders(res: Response): void {
 
 /** The /admin/queues router; mount it only when queueBoardEnabled(config). */
 export function queueBoard(config: Config, logger: Logger): RequestHandler {
-  const { REDIS_URL: redisUrl, ADMIN_TOKEN: token } = config;
+  const { redis: redisUrl, ADMIN_TOKEN: token } = config;
   if (redisUrl === undefined || token === undefined) throw new Error('queueBoard needs REDIS_URL and ADMIN_TOKEN');
   const router = Router();
   let board: Promise<RequestHandler> | undefined;

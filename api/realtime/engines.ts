@@ -21,9 +21,9 @@ const IN_MEMORY: RealtimeEngines = {
 };
 
 /** Loads the engines the configuration names; builds nothing yet (attachRealtime does, in api/realtime/index.ts). */
-export async function loadRealtimeEngines(config: Pick<Config, 'REDIS_URL' | 'QUEUE_PREFIX'>, logger: Logger): Promise<RealtimeEngines> {
-  const url = config.REDIS_URL;
-  if (!url) return IN_MEMORY;
+export async function loadRealtimeEngines(config: Pick<Config, 'redis' | 'QUEUE_PREFIX'>, logger: Logger): Promise<RealtimeEngines> {
+  const url = config.redis;
+  if (url === undefined) return IN_MEMORY;
   const [{ RedisConnectionRegistry }, { createRedisAdapter }] = await Promise.all([
     import('./redis-connection-registry.js'),
     import('./socketio-redis-adapter.js'),

@@ -4,10 +4,10 @@
  * process with REDIS_URL loads ioredis for it (engines.ts imports it dynamically).
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/client-factory.js';
 import type { Logger } from '../../shared/log.js';
 import { namespacedRedisKey, wsConnectionsRedisKey } from '../../shared/naming.js';
-import { closeRedis, createRedis, failFast } from '../../shared/queue/redis-connection.js';
+import { closeRedis, createRedis, failFast, type RedisTarget } from '../../shared/queue/redis-connection.js';
 import { UNLIMITED, type ConnectionLease, type ConnectionRegistry } from './connection-limit.js';
 
 // KEYS[1] the account's set; ARGV: member, staleMs, limit. 1 = acquired, 0 = at the limit.
@@ -33,13 +33,13 @@ end
 return #KEYS
 `;
 
-type ScriptRedis = Redis & {
+type ScriptRedis = RedisClient & {
   wsAcquire(key: string, member: string, staleMs: number, limit: number): Promise<number>;
   wsHeartbeat(...args: Array<string | number>): Promise<number>;
 };
 
 export interface RedisConnectionRegistryOptions {
-  url: string;
+  url: RedisTarget;
   /** QUEUE_PREFIX namespace. */
   namespace: string | undefined;
   heartbeatMs: number;

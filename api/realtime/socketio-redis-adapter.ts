@@ -3,12 +3,13 @@
  * module of its own so that only a process with REDIS_URL loads @socket.io/redis-adapter and
  * ioredis (engines.ts imports it dynamically); embedded mode keeps socket.io's in-memory adapter.
  */
-import { createAdapter } from '@socket.io/redis-adapter';
-import type { Redis } from 'ioredis';
+import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
+import type { RedisClient } from '../../shared/redis/client-factory.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/log.js';
 import { namespacedRedisKey, SOCKET_IO_REDIS_CHANNEL } from '../../shared/naming.js';
-import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js';
+import { closeRedis, createRedis, type RedisTarget } from '../../shared/queue/redis-connection.js';
+import { isCluster } from '../../shared/redis/client-factory.js';
 import type { SocketIoAdapter } from './socketio.js';
 
 /**
@@ -16,24 +17,30 @@ import type { SocketIoAdapter } from './socketio.js';
  * and a fail-fast connection rejects while Redis is away; a lost broadcast is the adapter's normal
  * at-most-once behaviour, an unhandled rejection would stop the process.
  */
-function safePublisher(redis: Redis, logger: Logger): Redis {
-  // Bound before it is replaced below.
-  const publish: (channel: string, message: string | Buffer) => Promise<number> = redis.publish.bind(redis);
-  const safe = (channel: string, message: string | Buffer): Promise<number> =>
-    publish(channel, message).catch((err: unknown) => {
-      logger.debug({ err }, 'socket.io adapter publish failed');
-      return 0;
-    });
-  Object.assign(redis, { publish: safe });
+function safePublisher(redis: RedisClient, logger: Logger): RedisClient {
+  // Bound before they are replaced below; SPUBLISH is the sharded adapter's (a cluster).
+  const publish: (channel: string, message: string | Buffer) => Promise<unknown> = redis.publish.bind(redis);
+  const spublish: (channel: string, message: string | Buffer) => Promise<unknown> = redis.spublish.bind(redis);
+  const safe =
+    (send: (channel: string, message: string | Buffer) => Promise<unknown>) =>
+    (channel: string, message: string | Buffer): Promise<unknown> =>
+      send(channel, message).catch((err: unknown) => {
+        logger.debug({ err }, 'socket.io adapter publish failed');
+        return 0;
+      });
+  Object.assign(redis, { publish: safe(publish), spublish: safe(spublish) });
   return redis;
 }
 
 /** The adapter over a publisher and a subscriber connection to `redisUrl`; close() ends both. */
-export function createRedisAdapter(redisUrl: string, config: Pick<Config, 'QUEUE_PREFIX'>, logger: Logger): SocketIoAdapter {
+export function createRedisAdapter(redisUrl: RedisTarget, config: Pick<Config, 'QUEUE_PREFIX'>, logger: Logger): SocketIoAdapter {
   const pub = safePublisher(createRedis(redisUrl, 'producer', { logger, connectionName: 'sha224d:socket.io-pub' }), logger);
   const sub = createRedis(redisUrl, 'subscriber', { logger, connectionName: 'sha224d:socket.io-sub' });
+  const channel = namespacedRedisKey(config.QUEUE_PREFIX, SOCKET_IO_REDIS_CHANNEL);
   return {
-    factory: createAdapter(pub, sub, { key: namespacedRedisKey(config.QUEUE_PREFIX, SOCKET_IO_REDIS_CHANNEL) }),
+    // On a cluster, sharded pub/sub (Redis ≥ 7): the subscriber is a Cluster with shardedSubscribers
+    // (createRedis's subscriber role), and every channel carries QUEUE_PREFIX's hash tag, so one slot.
+    factory: isCluster(sub) ? createShardedAdapter(pub, sub, { channelPrefix: channel }) : createAdapter(pub, sub, { key: channel }),
     close: async () => {
       await Promise.all([closeRedis(pub), closeRedis(sub)]);
     },

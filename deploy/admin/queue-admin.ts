@@ -5,7 +5,9 @@
  * the same queues as long as it is given the same REDIS_URL and QUEUE_PREFIX.
  */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { buildRedisClient, type RedisClient } from '../../shared/redis/client-factory.js';
+import { topologyOf, type RedisTarget } from '../../shared/redis/topology.js';
+import { closeRedis } from '../../shared/queue/redis-connection.js';
 import { QUEUE_NAMES, type JobKind, type JobResults, type QueueName } from '../../shared/jobs/contracts.js';
 import { bullQueueName, jobOwnerRedisKey, namespacedRedisKey } from '../../shared/naming.js';
 import { bullPrefixOf, type BullJob, type BullJobData } from '../../shared/queue/bullmq-wire.js';
@@ -50,25 +52,24 @@ const MAX_JOB_ID_LENGTH = 100;
 const RETRY_BATCH = 50;
 
 export class QueueAdmin {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly queues = new Map<QueueName, AdminQueue>();
   private closing: Promise<void> | undefined;
 
   private constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly prefix: string | undefined,
   ) {
     this.redis = redis;
   }
 
-  /** Connects to `url`; rejects (without retrying for long) when Redis cannot be reached. */
-  static async open(url: string, prefix: string | undefined): Promise<QueueAdmin> {
-    const redis = new Redis(url, {
-      lazyConnect: true,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      maxRetriesPerRequest: 1,
+  /** Connects to `target`; rejects (without retrying for long) when Redis cannot be reached. */
+  static async open(target: RedisTarget, prefix: string | undefined): Promise<QueueAdmin> {
+    const redis = buildRedisClient(topologyOf(target), {
+      options: { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, maxRetriesPerRequest: 1 },
       // A CLI run is short: two reconnects, then give up rather than hang.
       retryStrategy: (times) => (times > 2 ? null : 200),
+      sharded: false,
     });
     redis.on('error', () => undefined);
     try {
@@ -196,8 +197,8 @@ export class QueueAdmin {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
-      await this.redis.quit().catch(() => undefined);
-      this.redis.disconnect();
+      // QUIT, or a disconnect behind Sentinel (which rejects QUIT) or when Redis is away.
+      await closeRedis(this.redis);
     })();
     return this.closing;
   }

@@ -34,8 +34,8 @@ const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 async function withQueues<T>(fn: (admin: QueueAdmin) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  if (config.REDIS_URL === undefined) throw new UsageError(EMBEDDED_QUEUE_MESSAGE);
-  const admin = await QueueAdmin.open(config.REDIS_URL, config.QUEUE_PREFIX);
+  if (config.redis === undefined) throw new UsageError(EMBEDDED_QUEUE_MESSAGE);
+  const admin = await QueueAdmin.open(config.redis, config.QUEUE_PREFIX);
   try {
     return await fn(admin);
   } finally {

@@ -1,10 +1,11 @@
 /**
  * One stderr line naming what the admin CLI opened, so an operator sees at once whether it works
  * on the server's store: the SQLite file, or PostgreSQL's host and database; Redis's host (and
- * QUEUE_PREFIX) when REDIS_URL is set. Never a password.
+ * QUEUE_PREFIX) when Redis is configured (one node, Sentinel or Cluster). Never a password.
  */
 import type { Config } from '../../shared/config.js';
 import { databaseOptionsFromConfig, isPostgresUrl } from '../../shared/store/database.js';
+import { describeTopology } from '../../shared/redis/topology.js';
 
 export function describeStore(config: Config): string {
   const options = databaseOptionsFromConfig(config);
@@ -15,10 +16,9 @@ export function describeStore(config: Config): string {
   return `PostgreSQL ${host}/${decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres'}`;
 }
 
-export function describeRedis(config: Pick<Config, 'REDIS_URL' | 'QUEUE_PREFIX'>): string | undefined {
-  if (config.REDIS_URL === undefined) return undefined;
-  const url = URL.canParse(config.REDIS_URL) ? new URL(config.REDIS_URL) : undefined;
-  const where = url === undefined ? '(unparsable REDIS_URL)' : `${url.host}${url.pathname.length > 1 ? url.pathname : ''}`;
+export function describeRedis(config: Pick<Config, 'redis' | 'QUEUE_PREFIX'>): string | undefined {
+  if (config.redis === undefined) return undefined;
+  const where = describeTopology(config.redis);
   return `Redis ${where}${config.QUEUE_PREFIX === undefined ? '' : ` (prefix ${config.QUEUE_PREFIX})`}`;
 }
 

@@ -5,9 +5,9 @@
  * correctness (a sweep is idempotent); it saves S3 listings.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 
-export function redisSweepClaim(redis: Redis, key: string, holdMs: number): () => Promise<boolean> {
+export function redisSweepClaim(redis: RedisClient, key: string, holdMs: number): () => Promise<boolean> {
   if (!Number.isInteger(holdMs) || holdMs < 1) throw new RangeError('holdMs must be a positive integer');
   const holder = randomUUID();
   return async () => (await redis.set(key, holder, 'PX', holdMs, 'NX')) === 'OK';

@@ -13,7 +13,7 @@
  * answers.ts), the usage read (usage-snapshot.ts), the counters' deadline (call-budget.ts), where
  * accepted requests are counted (accepted-counts.ts) and the periodic flushes (flush-schedule.ts).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/catalogue.js';
 import { LIMITS_KEY_BASE } from '../naming.js';
@@ -53,7 +53,7 @@ export interface LimiterOptions {
 
 export interface RedisLimiterOptions extends LimiterOptions {
   /** Use a connection with `enableOfflineQueue: false`, so a down Redis fails at once. */
-  redis: Redis;
+  redis: RedisClient;
   /** Base of every counter key (default LIMITS_KEY_BASE); tests pass a unique one. */
   keyPrefix?: string;
 }

@@ -1,5 +1,5 @@
 /** Counters in Redis, shared by every API node (distributed mode). */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { UNCAPPED_POINTS, windowCounters, windowKeyLifetimeSec, type CounterBackend, type QuotaResult } from './counters.js';
 
@@ -55,7 +55,7 @@ interface QuotaCommands {
   [QUOTA_GIVE_BACK_COMMAND](key: string): Promise<number>;
 }
 
-export function createRedisCounters(redis: Redis): CounterBackend {
+export function createRedisCounters(redis: RedisClient): CounterBackend {
   redis.defineCommand(QUOTA_COMMAND, { numberOfKeys: 1, lua: QUOTA_TAKE_LUA });
   redis.defineCommand(DAY_ADD_COMMAND, { numberOfKeys: 1, lua: DAY_ADD_LUA });
   redis.defineCommand(QUOTA_GIVE_BACK_COMMAND, { numberOfKeys: 1, lua: QUOTA_GIVE_BACK_LUA });

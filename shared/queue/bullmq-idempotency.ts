@@ -1,5 +1,5 @@
 /** An Idempotency-Key claimed in Redis for a job about to be added (docs/decisions.md "Jobs and modes"). */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import type { QueueName } from '../jobs/contracts.js';
 import { OWNER_KEY_SLACK_MS, type BullMqJobs } from './bullmq-jobs.js';
@@ -20,7 +20,7 @@ export interface IdempotencyClaim {
  * holds it, that job's id (or IDEMPOTENCY_KEY_REUSED if it was claimed by a different request).
  * One round trip in the common case.
  */
-export async function claimIdempotencyKey(redis: Redis, jobs: BullMqJobs, claim: IdempotencyClaim): Promise<string | undefined> {
+export async function claimIdempotencyKey(redis: RedisClient, jobs: BullMqJobs, claim: IdempotencyClaim): Promise<string | undefined> {
   const { idemKey, id, fingerprint, queueName, retentionMs } = claim;
   for (let attempt = 0; attempt < 3; attempt++) {
     const replies = await redis

@@ -5,7 +5,7 @@
  * a read by id asks one queue, not all of them (shared/naming.ts).
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
@@ -23,7 +23,7 @@ import {
   type BullJob,
 } from './bullmq-wire.js';
 import { nextEvent, type JobOutcome, type Watch } from './job-waiters.js';
-import { failFast } from './redis-connection.js';
+import { failFast, isRedisUnavailable } from './redis-connection.js';
 import type { JobRecord, JobState } from './types.js';
 
 const FIRST_POLL_MS = 1000;
@@ -43,9 +43,11 @@ export class BullMqJobs {
   private readonly built = new Set<Queue<BullData, unknown, string>>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string | undefined,
     private readonly logger: Logger,
+    /** How long a waiter's reads may fail while Redis fails over before it gives up (failover-retry.ts). */
+    private readonly failoverRetryMs = 0,
   ) {}
 
   ownerKey(id: string): string {
@@ -158,6 +160,8 @@ export class BullMqJobs {
     }
     let pollMs = FIRST_POLL_MS;
     let callerGone = signal;
+    // Since when reads have failed because Redis is away (a failover): tolerated for failoverRetryMs.
+    let awaySince: number | undefined;
     for (;;) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) return undefined;
@@ -168,7 +172,18 @@ export class BullMqJobs {
         if (await this.cancelUntaken(queueName, id)) throw signal?.reason as unknown;
         callerGone = undefined;
       }
-      const outcome = await this.readOutcome(id, queueName);
+      let outcome: JobOutcome | undefined;
+      try {
+        outcome = await this.readOutcome(id, queueName);
+        awaySince = undefined;
+      } catch (err) {
+        awaySince ??= Date.now();
+        if (!isRedisUnavailable(err) || Date.now() - awaySince >= this.failoverRetryMs) throw err;
+        // Redis is failing over: the job goes on, and so does the wait (read again in a second).
+        pollMs = FIRST_POLL_MS;
+        if (event.kind === 'message') watch.rearm();
+        continue;
+      }
       if (outcome) return outcome;
       if (event.kind === 'message') {
         // A message without an outcome or a finished state (a stale duplicate); listen again.

@@ -23,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import { QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
@@ -57,14 +57,18 @@ import {
   type OpenBundle,
 } from './bundle-collector.js';
 import { JobWaiters, outcomeOf } from './job-waiters.js';
-import { closeRedis, createRedis, failFast } from './redis-connection.js';
+import { subscribeChannels } from '../redis/pubsub.js';
+import { QUEUE_PREFIX_PATTERN } from '../redis/topology.js';
+import { retryThroughFailover } from './failover-retry.js';
+import { closeRedis, createRedis, failFast, mapRedisError, type RedisTarget } from './redis-connection.js';
+import { replicaWaiter } from '../redis/replica-wait.js';
 import { cappedBackoff, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import type { JobQueue, JobRecord, RunOptions, SubmitOptions } from './types.js';
 import { DEFAULT_MAX_WAITING, WaitingBound } from './waiting-bound.js';
 
 export interface BullMqJobQueueOptions {
-  /** REDIS_URL. */
-  connection: string;
+  /** The configured Redis (Config.redis), or a redis:// URL. */
+  connection: RedisTarget;
   /** How long finished jobs, their results and idempotency keys are kept. */
   retentionMs: number;
   logger: Logger;
@@ -78,14 +82,18 @@ export interface BullMqJobQueueOptions {
   maxWaiting?: number;
   /** Most synchronous small jobs one bundle carries (default 64); 1 sends each as a job of its own. */
   bundleMaxItems?: number;
+  /** How long an add that met a Redis failover is retried with the same id (REDIS_FAILOVER_RETRY_MS; default 0: not retried). */
+  failoverRetryMs?: number;
+  /** WAIT this long for one replica after each add (REDIS_REPLICA_WAIT_MS, Sentinel and Cluster; default 0: no WAIT). */
+  replicaWaitMs?: number;
 }
 
 const MAX_JOB_ID_LENGTH = 100;
 
 export class BullMqJobQueue implements JobQueue {
   private readonly options: Required<Omit<BullMqJobQueueOptions, 'prefix'>> & { prefix: string | undefined };
-  private readonly redis: Redis;
-  private readonly subscriber: Redis;
+  private readonly redis: RedisClient;
+  private readonly subscriber: RedisClient;
   private readonly subscribed: Promise<unknown>;
   private readonly jobs: BullMqJobs;
   private readonly finished = new EventEmitter();
@@ -99,6 +107,8 @@ export class BullMqJobQueue implements JobQueue {
   /** Sent bundles' runs by bundle id, for their messages (partial outcomes). */
   private readonly sentBundles = new Map<string, BundledRun[]>();
   private closing: Promise<void> | undefined;
+  /** WAIT for a replica after an add (replicaWaitMs > 0). */
+  private readonly replicated: (() => Promise<number>) | undefined;
 
   constructor(options: BullMqJobQueueOptions) {
     this.options = {
@@ -106,6 +116,8 @@ export class BullMqJobQueue implements JobQueue {
       backoffMs: DEFAULT_RETRY_POLICY.backoffMs,
       maxWaiting: DEFAULT_MAX_WAITING,
       bundleMaxItems: DEFAULT_BUNDLE_MAX_ITEMS,
+      failoverRetryMs: 0,
+      replicaWaitMs: 0,
       ...options,
       prefix: options.prefix,
     };
@@ -115,8 +127,8 @@ export class BullMqJobQueue implements JobQueue {
     if (!Number.isInteger(retentionMs) || retentionMs < 1000) throw new RangeError('retentionMs must be an integer ≥ 1000');
     if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError('attempts must be a positive integer');
     if (!Number.isInteger(backoffMs) || backoffMs < 0) throw new RangeError('backoffMs must be a non-negative integer');
-    if (prefix !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(prefix))
-      throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-]');
+    if (prefix !== undefined && !QUEUE_PREFIX_PATTERN.test(prefix))
+      throw new RangeError('prefix must be 1-64 characters of [A-Za-z0-9_.-] with at most one hash tag {…}');
     this.collector = new BundleCollector(this.options.bundleMaxItems, (bundle) => void this.sendBundle(bundle));
     this.bound = new WaitingBound<QueueName>({ maxWaiting, count: (name) => this.jobs.untakenCount(name) });
     this.nodeChannel = nodeEventsChannel(prefix, randomUUID());
@@ -130,10 +142,13 @@ export class BullMqJobQueue implements JobQueue {
     };
     this.finished.setMaxListeners(0);
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:producer' });
-    this.jobs = new BullMqJobs(this.redis, prefix, options.logger);
+    this.jobs = new BullMqJobs(this.redis, prefix, options.logger, this.options.failoverRetryMs);
+    const { replicaWaitMs } = this.options;
+    this.replicated = replicaWaitMs > 0 ? replicaWaiter(this.redis, this.jobs.ownerKey('slot'), replicaWaitMs) : undefined;
     this.subscriber = createRedis(options.connection, 'subscriber', { logger: options.logger, connectionName: 'sha224d:job-events' });
-    this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
-    this.subscribed = this.subscriber.subscribe(jobEventsChannel(prefix), this.nodeChannel);
+    this.subscribed = subscribeChannels(this.subscriber, [jobEventsChannel(prefix), this.nodeChannel], (_channel, message) =>
+      this.onMessage(message),
+    );
     this.subscribed.catch((err: unknown) => options.logger.warn({ err }, 'job-events subscribe failed'));
   }
 
@@ -238,13 +253,16 @@ export class BullMqJobQueue implements JobQueue {
     let added = false;
     let keep = false;
     try {
-      await failFast(this.redis, async () => {
-        await this.subscribed;
-        if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
-        await this.bound.admit(queueName);
-        const queue = await this.jobs.queueFor(queueName);
-        const data: BullBundleData = { bundle: runs.map((run) => run.item), replyTo: this.nodeChannel };
-        await queue.add(BUNDLE_JOB_NAME, data, { ...this.jobOptions, jobId: id });
+      await this.throughFailover(async () => {
+        await failFast(this.redis, async () => {
+          await this.subscribed;
+          if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
+          await this.bound.admit(queueName);
+          const queue = await this.jobs.queueFor(queueName);
+          const data: BullBundleData = { bundle: runs.map((run) => run.item), replyTo: this.nodeChannel };
+          await queue.add(BUNDLE_JOB_NAME, data, { ...this.jobOptions, jobId: id });
+        });
+        await this.awaitReplica();
       });
       added = true;
       const outcome = await this.jobs.awaitOutcome(id, queueName, watch, open.deadline, everyCallerGone.signal, false);
@@ -285,6 +303,38 @@ export class BullMqJobQueue implements JobQueue {
     replyTo: string | undefined,
   ): Promise<{ id: string; created: boolean }> {
     if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
+    return this.throughFailover(async () => {
+      const outcome = await this.addOnce(kind, payload, options, id, replyTo);
+      if (outcome.created) await this.awaitReplica();
+      return outcome;
+    });
+  }
+
+  /** Tries `attempt` again, same job id, while Redis fails over (failover-retry.ts). */
+  private throughFailover<T>(attempt: () => Promise<T>): Promise<T> {
+    return retryThroughFailover(attempt, this.options.failoverRetryMs, (err) =>
+      this.options.logger.debug({ err, status: this.redis.status }, 'job add met a Redis failover: retrying with the same id'),
+    );
+  }
+
+  /** WAIT until a replica has the add (replica-wait.ts); a connection lost meanwhile makes the add retried. */
+  private async awaitReplica(): Promise<void> {
+    if (this.replicated === undefined) return;
+    try {
+      await this.replicated();
+    } catch (err) {
+      throw mapRedisError(err);
+    }
+  }
+
+  /** One attempt at adding a job with id `id`: its owner or idempotency key, then the BullMQ job. */
+  private addOnce<K extends JobKind>(
+    kind: K,
+    payload: JobPayloads[K],
+    options: SubmitOptions,
+    id: string,
+    replyTo: string | undefined,
+  ): Promise<{ id: string; created: boolean }> {
     const queueName = QUEUE_OF_KIND[kind];
     const { retentionMs, prefix } = this.options;
     const ownerKey = this.jobs.ownerKey(id);
@@ -302,7 +352,8 @@ export class BullMqJobQueue implements JobQueue {
           queueName,
           retentionMs,
         });
-        if (existing !== undefined) return { id: existing, created: false };
+        // Our own id: an earlier attempt of this add (failover-retry.ts) got the job in.
+        if (existing !== undefined) return { id: existing, created: existing === id };
       }
       const data: BullJobData<K> = { kind, accountId: options.accountId, payload };
       const trace = traceFields(currentTrace());

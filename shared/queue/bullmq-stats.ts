@@ -5,7 +5,7 @@
  * per SCRAPE_CACHE_TTL_MS however many scrapers there are (shared/metrics/cached.ts).
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { QUEUE_NAMES, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
 import { cachedRefresh } from '../metrics/cached.js';
@@ -13,11 +13,11 @@ import type { Metrics } from '../metrics/catalogue.js';
 import { setQueueFigures, type QueueFigures } from '../metrics/record.js';
 import { bullQueueName } from '../naming.js';
 import { bullPrefixOf } from './bullmq-wire.js';
-import { closeRedis, createRedis, failFast } from './redis-connection.js';
+import { closeRedis, createRedis, failFast, type RedisTarget } from './redis-connection.js';
 
 export interface BullMqQueueStatsOptions {
-  /** REDIS_URL. */
-  connection: string;
+  /** The configured Redis (Config.redis), or a redis:// URL. */
+  connection: RedisTarget;
   /** Namespace; must match the producer's and the workers'. */
   prefix?: string;
   logger: Logger;
@@ -26,7 +26,7 @@ export interface BullMqQueueStatsOptions {
 }
 
 export class BullMqQueueStats {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly queues: ReadonlyMap<QueueName, Queue>;
   private readonly now: () => number;
   private closing: Promise<void> | undefined;

@@ -4,7 +4,7 @@
  * queues whose kinds carry a blob. Read-only; the blob sweep (shared/blob/sweep.ts) keeps these.
  */
 import { Queue, type JobType } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import { blobOf, QUEUE_OF_KIND, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
 import { bullQueueName } from '../naming.js';
@@ -19,7 +19,7 @@ const FETCH_BATCH = 500;
 
 export interface LiveBlobKeysOptions {
   /** Closed by the caller, not here (BullMQ leaves a connection it was given open). */
-  redis: Redis;
+  redis: RedisClient;
   /** QUEUE_PREFIX; must match the producer's and the workers'. */
   prefix?: string;
   logger: Logger;

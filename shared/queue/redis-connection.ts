@@ -11,10 +11,18 @@
  *
  * Every role reconnects with a short capped backoff, so service resumes within a second or so of
  * Redis returning (within 5 s).
+ *
+ * The one factory of the process's connections: each is opened on the topology the settings name
+ * (shared/redis/topology.ts) — one node, Sentinel or Cluster — by shared/redis/client-factory.ts.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { isServiceError, ServiceError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { buildRedisClient, isSentinelClient, type RedisClient } from '../redis/client-factory.js';
+import { topologyOf, type RedisTarget } from '../redis/topology.js';
+
+export type { RedisClient } from '../redis/client-factory.js';
+export type { RedisTarget } from '../redis/topology.js';
 
 export type RedisRole = 'producer' | 'limiter' | 'worker' | 'subscriber';
 
@@ -43,14 +51,20 @@ export interface CreateRedisOptions {
   commandTimeoutMs?: number;
 }
 
-/** A connection for `role` to `url` (redis://…). Errors are logged (throttled), never thrown as events. */
-export function createRedis(url: string, role: RedisRole, options: CreateRedisOptions = {}): Redis {
-  if (typeof url !== 'string' || !/^rediss?:\/\//.test(url)) throw new TypeError('REDIS_URL must be a redis:// or rediss:// URL');
-  const redis = new Redis(url, {
-    ...ROLE_OPTIONS[role],
+/**
+ * A connection for `role` to `target` (the configured topology, or a redis:// URL). Errors are
+ * logged (throttled), never thrown as events.
+ */
+export function createRedis(target: RedisTarget, role: RedisRole, options: CreateRedisOptions = {}): RedisClient {
+  if (typeof target === 'string' && !/^rediss?:\/\//.test(target)) throw new TypeError('REDIS_URL must be a redis:// or rediss:// URL');
+  const redis = buildRedisClient(topologyOf(target), {
+    options: {
+      ...ROLE_OPTIONS[role],
+      ...(options.connectionName === undefined ? {} : { connectionName: options.connectionName }),
+      ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
+    },
     retryStrategy: reconnectDelay,
-    ...(options.connectionName === undefined ? {} : { connectionName: options.connectionName }),
-    ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
+    sharded: role === 'subscriber',
   });
   trackReadiness(redis);
   let lastLogged = 0;
@@ -71,20 +85,30 @@ const CONNECTION_ERROR_PATTERNS = [
   /command timed out/i,
   /reached the max retries/i,
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND/,
-  /LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN/,
+  /LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY/,
+  // A Cluster whose slot is moving or whose master is failing over; Sentinel with no primary yet.
+  /^(MOVED|ASK) \d+ /,
+  /too many cluster redirections|failed to refresh slots cache|none of the (cluster )?nodes|all sentinels are unreachable|none of the sentinels/i,
 ];
 
 /** True if `err` says Redis could not be reached (rather than that a command was wrong). */
 export function isRedisConnectionError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  if (err.name === 'MaxRetriesPerRequestError' || err.name === 'ConnectionClosedError') return true;
+  if (['MaxRetriesPerRequestError', 'ConnectionClosedError', 'ClusterAllFailedError'].includes(err.name)) return true;
   const code = (err as NodeJS.ErrnoException).code;
   const text = `${err.message} ${typeof code === 'string' ? code : ''}`;
   return CONNECTION_ERROR_PATTERNS.some((pattern) => pattern.test(text));
 }
 
+const UNAVAILABLE_DETAILS = 'the job queue is unavailable';
+
 export function redisUnavailable(cause?: unknown): ServiceError {
-  return new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is unavailable', cause });
+  return new ServiceError('SERVICE_UNAVAILABLE', { details: UNAVAILABLE_DETAILS, cause });
+}
+
+/** True for the SERVICE_UNAVAILABLE of an unreachable Redis (redisUnavailable), not of a closed or full queue. */
+export function isRedisUnavailable(err: unknown): boolean {
+  return isServiceError(err) && err.code === 'SERVICE_UNAVAILABLE' && err.details === UNAVAILABLE_DETAILS;
 }
 
 /** ServiceErrors pass through; Redis connection failures become SERVICE_UNAVAILABLE; the rest is rethrown. */
@@ -98,7 +122,7 @@ export function mapRedisError(err: unknown): unknown {
  * up to `budgetMs`; one that lost Redis fails at once, so requests during an outage answer 503
  * immediately.
  */
-export function waitReady(redis: Redis, budgetMs: number): Promise<void> {
+export function waitReady(redis: RedisClient, budgetMs: number): Promise<void> {
   switch (redis.status) {
     case 'ready':
       return Promise.resolve();
@@ -112,15 +136,15 @@ export function waitReady(redis: Redis, budgetMs: number): Promise<void> {
   }
 }
 
-const everReady = new WeakSet<Redis>();
+const everReady = new WeakSet<RedisClient>();
 
 /** Remember which connections have been ready once (see waitReady). */
-export function trackReadiness(redis: Redis): void {
+export function trackReadiness(redis: RedisClient): void {
   if (redis.status === 'ready') everReady.add(redis);
   redis.on('ready', () => everReady.add(redis));
 }
 
-function onceReady(redis: Redis, budgetMs: number): Promise<void> {
+function onceReady(redis: RedisClient, budgetMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       redis.off('ready', onReady);
@@ -139,7 +163,7 @@ function onceReady(redis: Redis, budgetMs: number): Promise<void> {
  * Runs a producer-side Redis operation: fails fast if Redis is away, bounds the operation to
  * `budgetMs` and maps connection failures to SERVICE_UNAVAILABLE.
  */
-export async function failFast<T>(redis: Redis, operation: () => Promise<T>, budgetMs: number = FAIL_FAST_BUDGET_MS): Promise<T> {
+export async function failFast<T>(redis: RedisClient, operation: () => Promise<T>, budgetMs: number = FAIL_FAST_BUDGET_MS): Promise<T> {
   const started = Date.now();
   await waitReady(redis, budgetMs);
   let timer: NodeJS.Timeout | undefined;
@@ -155,10 +179,10 @@ export async function failFast<T>(redis: Redis, operation: () => Promise<T>, bud
   }
 }
 
-/** QUIT, or DISCONNECT if Redis is away; never throws. */
-export async function closeRedis(redis: Redis): Promise<void> {
+/** QUIT, or DISCONNECT if Redis is away (or behind Sentinel, which rejects QUIT); never throws. */
+export async function closeRedis(redis: RedisClient): Promise<void> {
   if (redis.status === 'end') return;
-  if (redis.status !== 'ready') {
+  if (redis.status !== 'ready' || isSentinelClient(redis)) {
     redis.disconnect();
     return;
   }

@@ -8,9 +8,9 @@
  * Each distributed process reads these at start and logs a warning naming what is wrong. Managed
  * Redis services often disable CONFIG; then the requirement is logged as unverifiable, not as a fault.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/client-factory.js';
 import type { Logger } from '../log.js';
-import { closeRedis, createRedis, failFast } from './redis-connection.js';
+import { closeRedis, createRedis, failFast, type RedisTarget } from './redis-connection.js';
 
 /** How long the start-up check waits for Redis to answer. */
 const START_CHECK_BUDGET_MS = 5000;
@@ -38,7 +38,7 @@ export function redisProblems(settings: RedisSettings): string[] {
 }
 
 /** CONFIG GET one parameter: its value, or undefined when the server does not report it. */
-async function configGet(redis: Redis, name: string): Promise<string | undefined> {
+async function configGet(redis: RedisClient, name: string): Promise<string | undefined> {
   const reply = await redis.call('CONFIG', 'GET', name);
   if (!Array.isArray(reply)) return undefined;
   const index = reply.indexOf(name);
@@ -47,7 +47,7 @@ async function configGet(redis: Redis, name: string): Promise<string | undefined
 }
 
 /** Reads the settings; CONFIG refused (renamed, ACL, a managed service) reads as not readable. */
-export async function checkRedisRequirements(redis: Redis): Promise<RedisRequirementCheck> {
+export async function checkRedisRequirements(redis: RedisClient): Promise<RedisRequirementCheck> {
   let settings: RedisSettings;
   try {
     settings = {
@@ -62,7 +62,7 @@ export async function checkRedisRequirements(redis: Redis): Promise<RedisRequire
 }
 
 /** Check and log: a warning per deployment fault, a note when CONFIG cannot be read. Never throws. */
-export async function logRedisRequirements(redis: Redis, logger: Logger): Promise<RedisRequirementCheck> {
+export async function logRedisRequirements(redis: RedisClient, logger: Logger): Promise<RedisRequirementCheck> {
   const check = await checkRedisRequirements(redis);
   const required =
     'Redis needs maxmemory-policy noeviction and appendonly yes with appendfsync everysec or always (README "Running distributed")';
@@ -82,8 +82,8 @@ export async function logRedisRequirements(redis: Redis, logger: Logger): Promis
  * it. Never throws and never delays the start (callers do not await it); an unreachable Redis is
  * reported by the connections that need it.
  */
-export async function checkRedisAtStart(url: string, logger: Logger): Promise<void> {
-  const redis = createRedis(url, 'producer', { connectionName: 'sha224d:config-check' });
+export async function checkRedisAtStart(target: RedisTarget, logger: Logger): Promise<void> {
+  const redis = createRedis(target, 'producer', { connectionName: 'sha224d:config-check' });
   try {
     await failFast(redis, () => redis.ping(), START_CHECK_BUDGET_MS);
     await logRedisRequirements(redis, logger);

@@ -17,6 +17,9 @@ export const DEFAULT_MAX_WAITING = 10_000;
 
 export const WAITING_COUNT_TTL_MS = 250;
 
+/** A count read shared by concurrent admits for at most this long. */
+const STALE_READ_MS = 2000;
+
 export interface WaitingBoundOptions<Q extends string> {
   /** 0: unbounded. */
   maxWaiting: number;
@@ -56,14 +59,24 @@ export class WaitingBound<Q extends string> {
     let pending = this.inFlight.get(queue);
     if (pending === undefined) {
       const readAt = this.now();
-      pending = this.options
+      // A read that has not settled by then (its connection lost mid-command in a failover) is no
+      // longer shared: later callers read afresh instead of waiting on it.
+      const stale = setTimeout(() => {
+        if (this.inFlight.get(queue) === pending) this.inFlight.delete(queue);
+      }, STALE_READ_MS);
+      stale.unref();
+      const read: Promise<Reading> = this.options
         .count(queue)
         .then((count) => {
           const fresh = { count, readAt };
           this.readings.set(queue, fresh);
           return fresh;
         })
-        .finally(() => this.inFlight.delete(queue));
+        .finally(() => {
+          clearTimeout(stale);
+          if (this.inFlight.get(queue) === read) this.inFlight.delete(queue);
+        });
+      pending = read;
       this.inFlight.set(queue, pending);
     }
     return pending;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { ServiceError } from '../errors.js';
 import { namespacedRedisKey, resumableLockRedisKey, resumableUploadRedisKey } from '../naming.js';
-import { closeRedis } from '../queue/redis-connection.js';
+import { closeRedis, type RedisClient } from '../queue/redis-connection.js';
 import { parseRecord, type ResumableRecord } from './record.js';
 import type { ResumableStore } from './store.js';
 
@@ -32,7 +31,7 @@ export class RedisResumableStore implements ResumableStore {
   private readonly connected: Promise<void>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly namespace: string | undefined,
     private readonly lockMs: number,
   ) {
@@ -109,7 +108,7 @@ export class RedisResumableStore implements ResumableStore {
   }
 }
 
-function readyWithin(redis: Redis, ms: number): Promise<void> {
+function readyWithin(redis: RedisClient, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);

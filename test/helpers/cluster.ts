@@ -42,6 +42,11 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   workerArgs?: string[];
   redisUrl?: string;
+  /**
+   * The Redis settings instead of REDIS_URL (REDIS_SENTINELS…, REDIS_CLUSTER_NODES; a private
+   * topology: test/helpers/redis-topology.ts), and the QUEUE_PREFIX to run with.
+   */
+  redisEnv?: { env: Record<string, string>; prefix: string };
   /** Use this S3 endpoint instead of starting s3rver (fault tests point it at a closed port). */
   s3Endpoint?: string;
   /** Reach the started s3rver through the endpoint this returns (fault tests put a TCP proxy in between). */
@@ -87,10 +92,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     ).secret;
   }
   const s3Endpoint = await s3Started;
-  const prefix = freshPrefix();
+  const prefix = options.redisEnv?.prefix ?? freshPrefix();
   const redisUrl = options.redisUrl ?? SHARED_REDIS_URL;
   const env: Record<string, string> = {
-    REDIS_URL: redisUrl,
+    ...(options.redisEnv?.env ?? { REDIS_URL: redisUrl }),
     QUEUE_PREFIX: prefix,
     DATABASE_URL: db.options.databaseUrl!,
     S3_ENDPOINT: s3Endpoint,
@@ -159,7 +164,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await s3?.stop();
       await db.cleanup();
       // A test's private Redis is thrown away with its data (and may be stopped by now).
-      if (options.redisUrl === undefined) await dropPrefix(redisUrl, prefix);
+      if (options.redisUrl === undefined && options.redisEnv === undefined) await dropPrefix(redisUrl, prefix);
       fs.rmSync(s3Directory, { recursive: true, force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

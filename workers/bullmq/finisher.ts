@@ -5,11 +5,12 @@
  * deleted (after BLOB_RETENTION, if set).
  */
 import type { Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/client-factory.js';
 import type { BlobStore } from '../../shared/blob/types.js';
 import { blobOf } from '../../shared/jobs/contracts.js';
 import type { Logger } from '../../shared/log.js';
 import { jobOwnerRedisKey, namespacedRedisKey } from '../../shared/naming.js';
+import { publishMessage } from '../../shared/redis/pubsub.js';
 import {
   finishedChannelOf,
   finishedMessageOf,
@@ -26,7 +27,7 @@ import {
 } from '../../shared/queue/bullmq-wire.js';
 
 export interface FinisherOptions {
-  publisher: Redis;
+  publisher: RedisClient;
   blobs: BlobStore;
   logger: Logger;
   prefix: string | undefined;
@@ -90,7 +91,7 @@ export class JobFinisher {
   }
 
   private publish(channel: string, message: BundleMessage | JobFinishedMessage, jobId: string | undefined, failure: string): void {
-    this.options.publisher.publish(channel, JSON.stringify(message)).catch((err: unknown) => {
+    publishMessage(this.options.publisher, channel, JSON.stringify(message)).catch((err: unknown) => {
       this.options.logger.warn({ err, jobId }, failure);
     });
   }

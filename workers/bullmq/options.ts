@@ -1,4 +1,5 @@
 /** What `startBullMqWorkers` is given, its defaults, and the checks that run before any I/O. */
+import type { RedisTarget } from '../../shared/redis/topology.js';
 import type { BlobStore } from '../../shared/blob/types.js';
 import { QUEUE_NAMES, type QueueName } from '../../shared/jobs/contracts.js';
 import type { Logger } from '../../shared/log.js';
@@ -7,8 +8,8 @@ import { DEFAULT_RETRY_POLICY } from '../../shared/queue/retry-policy.js';
 import type { JobHandlers } from '../../shared/queue/types.js';
 
 export interface BullMqWorkersOptions {
-  /** REDIS_URL. */
-  connection: string;
+  /** The configured Redis (Config.redis), or a redis:// URL. */
+  connection: RedisTarget;
   handlers: JobHandlers;
   blobs: BlobStore;
   queues: readonly QueueName[];
