@@ -48,5 +48,5 @@ export function utcTime(d: Date): Buffer {
 
 /** DER SET OF: the elements sorted by their encodings. */
 export function setOf(elements: readonly Buffer[]): Buffer {
-  return set(...[...elements].sort(Buffer.compare));
+  return set(...[...elements].sort((a, b) => Buffer.compare(a, b)));
 }

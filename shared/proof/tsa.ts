@@ -86,7 +86,7 @@ export class TimeStampAuthority {
     } catch {
       return rejection('badDataFormat', 'not a DER TimeStampReq');
     }
-    if (req.version !== 1) return rejection('badRequest', 'unsupported version');
+    if (Number(req.version) !== 1) return rejection('badRequest', 'unsupported version');
     const alg = IMPRINT_ALGORITHMS[req.messageImprint.hashAlgorithm.algorithm];
     if (!alg) return rejection('badAlg', 'the imprint must be SHA-224 or SHA-256');
     const imprint = Buffer.from(req.messageImprint.hashedMessage.buffer);
@@ -115,7 +115,7 @@ export class TimeStampAuthority {
       attribute('1.2.840.113549.1.9.4', octets(createHash('sha256').update(tstDer).digest())),
       // signingCertificateV2: SEQ { SEQ OF ESSCertIDv2 { certHash } } with the default SHA-256.
       attribute('1.2.840.113549.1.9.16.2.47', seq(seq(seq(octets(createHash('sha256').update(this.identity.certDer).digest()))))),
-    ].sort(Buffer.compare);
+    ].sort((a, b) => Buffer.compare(a, b));
     const signedAttrsSet = setOf(signedAttrs);
     const signature = sign('sha256', signedAttrsSet, this.identity.key);
     const sigAlg = signatureAlgorithm(this.identity.key);
