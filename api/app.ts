@@ -19,6 +19,7 @@ import { dashboardPages } from './dashboard/serve.js';
 import { lazyHandler } from './lazy.js';
 import { MANAGEMENT_BASE } from './management/routes.js';
 import { createV2Router, V2_PREFIX } from './v2/router.js';
+import { logPublicRouter } from './v2/log-public.js';
 import { httpsOnly } from './middleware/https-only.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
@@ -100,6 +101,8 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     }),
   );
   app.use('/sdk', clientLibrary());
+  // The transparency log's public documents and keys (docs/proving.md): no credentials.
+  app.use(logPublicRouter(deps));
   app.use(
     '/asyncapi.json',
     lazyHandler('the AsyncAPI document', deps.logger, async () => {

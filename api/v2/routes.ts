@@ -22,6 +22,8 @@ import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
+import { PROOF_ROUTES, receiptBody } from './proof-routes.js';
+import { logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -50,6 +52,8 @@ export const V2_ROUTES: readonly Route[] = [
     handle({ deps }, req, res) {
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
+      // `"log": true` (docs/proving.md): the digest goes into the transparency log and the answer carries its receipt.
+      if (body.log) return hashAndLog(deps, res, body, started);
       return settle(hashInput(deps, principalOf(res), body.input), (result) =>
         sendJson(res, hashBody(result, body.output, timingSince(started))),
       );
@@ -229,6 +233,8 @@ export const V2_ROUTES: readonly Route[] = [
       }),
     },
   },
+  // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp (api/v2/proof-routes.ts).
+  ...PROOF_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
@@ -241,4 +247,12 @@ async function accepted(deps: Pick<ApiDeps, 'queue'>, res: Response, job: { id: 
     status = (await deps.queue.get(job.id))?.state ?? 'queued';
   }
   res.status(202).json({ success: true, job_id: job.id, status, status_url: statusUrl });
+}
+
+/** /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its receipt. */
+async function hashAndLog(deps: ApiDeps, res: Response, body: z.output<typeof v2.HashRequest>, started: number): Promise<void> {
+  const principal = principalOf(res);
+  const result = await hashInput(deps, principal, body.input);
+  const logged = await logDigest(deps, principal, { digest: result.digest, length: result.size, source: 'data' });
+  sendJson(res, { ...hashBody(result, body.output, timingSince(started)), receipt: receiptBody(logged) });
 }

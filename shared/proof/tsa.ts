@@ -24,7 +24,6 @@ import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import {
   id_ct_tstInfo,
   PKIFailureInfo,
-  PKIFailureInfoFlags,
   PKIFreeText,
   PKIStatus,
   PKIStatusInfo,
@@ -48,14 +47,31 @@ export interface Stamped {
   readonly response: Buffer;
   /** What was stamped, for the caller's records; undefined on a rejection. */
   readonly granted?: { algorithm: string; imprint: Buffer; serial: Buffer; genTime: Date };
-  readonly failure?: keyof typeof PKIFailureInfoFlags;
+  readonly failure?: Failure;
 }
 
-function rejection(failure: keyof typeof PKIFailureInfoFlags, text: string): Stamped {
+/** RFC 3161 §2.4.2 PKIFailureInfo bit numbers (the library's flag values are not these). */
+const FAILURE_BITS = {
+  badAlg: 0,
+  badRequest: 2,
+  badDataFormat: 5,
+  unacceptedPolicy: 15,
+  unacceptedExtension: 16,
+} as const;
+type Failure = keyof typeof FAILURE_BITS;
+
+/** A DER named-bit BIT STRING with one bit set: trailing zero bits dropped. */
+function failInfoBits(bit: number): PKIFailureInfo {
+  const bytes = new Uint8Array(Math.floor(bit / 8) + 1);
+  bytes[bytes.length - 1] = 0x80 >> (bit % 8);
+  return new PKIFailureInfo(bytes, 7 - (bit % 8));
+}
+
+function rejection(failure: Failure, text: string): Stamped {
   const status = new PKIStatusInfo({
     status: PKIStatus.rejection,
     statusString: new PKIFreeText([text]),
-    failInfo: new PKIFailureInfo(PKIFailureInfoFlags[failure]),
+    failInfo: failInfoBits(FAILURE_BITS[failure]),
   });
   return { response: Buffer.from(AsnConvert.serialize(new TimeStampResp({ status }))), failure };
 }
