@@ -12,7 +12,6 @@ import type { ApiDeps, ApiEngines, UploadEndpoint } from './deps.js';
 import { JobExecutor } from './jobs/executor.js';
 import { onFirstUse } from './lazy.js';
 import { createOAuthMounts } from './oauth/mounts.js';
-import { openProofServices } from '../shared/proof/services.js';
 
 /**
  * The plan's size limit (docs/limits.md), never above the operator's ceilings MAX_FILE_BYTES
@@ -85,8 +84,11 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     maxUploadBytes: planUploadLimits(config, limits.catalog),
     anyClientKeyAllows: clientDomainIndex(store),
     metrics,
-    proof: onFirstUse('the proof services', logger, () =>
-      openProofServices(config, store, (err) => logger.error({ err }, 'transparency log checkpoint failed')),
+    // Loaded on first use (the ASN.1 libraries of the time-stamp authority with it), not at start.
+    proof: onFirstUse('the proof services', logger, async () =>
+      (await import('../shared/proof/services.js')).openProofServices(config, store, (err) =>
+        logger.error({ err }, 'transparency log checkpoint failed'),
+      ),
     ),
   };
   return { app: createApp(deps, { mounts, oauth: true }), deps };
