@@ -21,7 +21,8 @@ async function sha224OfFile(file: string): Promise<{ digest: string; bytes: numb
 
 /** A receipt file: the service's JSON answer (or its `receipt`), or the tlog-proof text itself. */
 function parseReceiptFile(text: string): { input: ReceiptInput; logKey?: string } {
-  if (text.startsWith('c2sp.org/tlog-proof@v1\n')) return { input: text };
+  // Editors and `jq -r` end a file with one more newline than the note's own: drop the extras.
+  if (text.startsWith('c2sp.org/tlog-proof@v1\n')) return { input: text.replace(/\n+$/u, '\n') };
   let json: unknown;
   try {
     json = JSON.parse(text);
