@@ -27,6 +27,7 @@ import { lazyHandler } from './lazy.js';
 import { MANAGEMENT_BASE } from './management/routes.js';
 import { createV2Router, V2_PREFIX } from './v2/router.js';
 import { tusProtocol } from './middleware/tus-protocol.js';
+import { LOG_PUBLIC_ROUTES } from './log-routes.js';
 import { httpsOnly } from './middleware/https-only.js';
 import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
@@ -101,7 +102,8 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
   app.use(V2_PREFIX, v2.router);
 
   // Probes, documents and the client library (api/service-routes.ts); the documentation site is pages.
-  mountRoutes(app, [...SERVICE_ROUTES, ...CLIENT_LIBRARY_ROUTES], service);
+  // With the transparency log's public documents and keys (docs/proving.md): no credentials either.
+  mountRoutes(app, [...SERVICE_ROUTES, ...CLIENT_LIBRARY_ROUTES, ...LOG_PUBLIC_ROUTES], service);
   app.use(
     NON_API_TREES.docs,
     lazyHandler('the documentation site', deps.logger, async () => (await import('./docs/site.js')).docsSite(deps.config)),

@@ -86,6 +86,12 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     anyClientKeyAllows: clientDomainIndex(store),
     resumable: openResumableStore(config, logger),
     metrics,
+    // Loaded on first use (the ASN.1 libraries of the time-stamp authority with it), not at start.
+    proof: onFirstUse('the proof services', logger, async () =>
+      (await import('../shared/proof/services.js')).openProofServices(config, store, (err) =>
+        logger.error({ err }, 'transparency log checkpoint failed'),
+      ),
+    ),
   };
   return { app: createApp(deps, { mounts, oauth: true }), deps };
 }

@@ -10,6 +10,8 @@ import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
 import type { ResumableStore } from '../shared/uploads/store.js';
 import type { JobExecutor } from './jobs/executor.js';
+import type { FirstUse } from './lazy.js';
+import type { ProofServices } from '../shared/proof/services.js';
 
 /** Upload endpoints whose size limits differ (docs/api.md "Limits"). */
 export type UploadEndpoint = 'v1-file' | 'v1-url' | 'v2-file' | 'v2-stream';
@@ -44,4 +46,6 @@ export interface ApiDeps extends Omit<ApiEngines, 'metrics' | 'cleanups'> {
   resumable: ResumableStore;
   /** Preflight helper: does any active client key allow this Origin host? */
   anyClientKeyAllows: (host: string) => Promise<boolean>;
+  /** The transparency log and the time-stamp authority (docs/proving.md), opened on first use. */
+  proof: FirstUse<ProofServices>;
 }

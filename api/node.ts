@@ -118,6 +118,8 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
       await Promise.all([realtime?.close(), listeners.close(config.SHUTDOWN_GRACE_MS)]);
       unregisterCollectors();
     },
+    // The transparency log's checkpoint timer (docs/proving.md), if the log was opened.
+    () => Promise.resolve(deps.proof.ready()?.close()),
     ...(engines.cleanups ?? []),
     () => engines.queue.close(),
     () => uploadSweep?.close() ?? Promise.resolve(),

@@ -306,7 +306,8 @@ export type RouteDoc = Omit<OperationSpec, 'path' | 'tag' | 'security'> &
 
 /** `/jobs/:id` under `/v2` → `/v2/jobs/{id}` (OpenAPI path templating). */
 export function openApiPath(prefix: string, path: string): string {
-  return prefix + path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+  // `:name` a segment, `*name` the rest of the path (Express 5): both one parameter in the document.
+  return prefix + path.replace(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 }
 
 /** What a route table's operations share in the document: its tag, envelope and who may call each route. */

@@ -8,6 +8,7 @@ import { SCOPE_WORDS } from './management/scopes.js';
 import { OAUTH_PATHS, OAUTH_SCOPES } from './oauth/constants.js';
 import { OAUTH_PREFIX, OAUTH_ROUTES, oauthSecurity, WELL_KNOWN_PREFIX, WELL_KNOWN_ROUTES } from './oauth/routes.js';
 import { documentRoutes, documentTable, registerHeaders, type Generation, type HeaderRefs } from './openapi-kit.js';
+import { LOG_PUBLIC_ROUTES } from './log-routes.js';
 import { CLIENT_LIBRARY_ROUTES, METRICS_ROUTE, SERVICE_ROUTES, serviceSecurity } from './service-routes.js';
 import { describeRequestDefaults } from './openapi-request-defaults.js';
 import * as v1 from './schemas/v1.js';
@@ -127,6 +128,7 @@ function documentService(registry: OpenAPIRegistry, headers: HeaderRefs): void {
   const gen = publicGeneration(registry, headers);
   documentTable({ gen, tag: 'Service', security: serviceSecurity }, '', [...SERVICE_ROUTES, METRICS_ROUTE]);
   documentTable({ gen, tag: 'Client library', security: serviceSecurity }, '', CLIENT_LIBRARY_ROUTES);
+  documentTable({ gen, tag: 'Transparency log', security: serviceSecurity }, '', LOG_PUBLIC_ROUTES);
 }
 
 function registerSecuritySchemes(registry: OpenAPIRegistry, oauth: boolean): void {

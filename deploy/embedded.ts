@@ -15,6 +15,7 @@ import { processMetrics } from '../shared/metrics/catalogue.js';
 import { setQueueFigures } from '../shared/metrics/record.js';
 import { InProcessQueue } from '../shared/queue/in-process.js';
 import { createJobHandlers } from '../workers/registry.js';
+import { proofFirstStartText } from '../shared/proof/first-start.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -69,6 +70,11 @@ async function main(): Promise<void> {
     // Shown once; only the key's hash is stored. The bundle's parent is the package root, where `npm run admin` runs.
     if (started) process.stdout.write(firstStartText(started, node.baseUrl, adminCommand(config, path.dirname(import.meta.dirname))));
   }
+
+  // Proof of existence (docs/proving.md): the log's and the TSA's keys are made at first start and
+  // announced once; after the first-start text, so nothing waits for it.
+  const proof = await node.deps.proof.get();
+  if (proof.created.logKey || proof.created.tsa) process.stdout.write(proofFirstStartText(proof, node.baseUrl, config.dataDir));
 }
 
 main().catch((err: unknown) => {

@@ -224,6 +224,25 @@ const envSchema = z.object({
   ADMIN_QUEUE_WRITE: bool.default(false),
   /** Email of the first owner created at first start (the one-time link sets the password). */
   ADMIN_EMAIL: z.string().min(3).max(254).default('admin@localhost'),
+  // Proof of existence (docs/proving.md): the transparency log and the RFC 3161 time-stamp authority.
+  /** Ed25519 key signing the log's checkpoints: PKCS#8 PEM, base64 32-byte seed or a note signer key. Unset → DATA_DIR/log-signing-key.pem, made at first start (embedded mode only). */
+  LOG_SIGNING_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** The log's origin line and key name (no spaces, no '+'). */
+  LOG_ORIGIN: z
+    .string()
+    .regex(/^[^\s+]+$/u)
+    .default('sha224d.local/log'),
+  /** How often a checkpoint is signed while the log grows (receipts also sign one on demand); 0 = on demand only. */
+  LOG_CHECKPOINT_INTERVAL_MS: int(0).default(5000),
+  /** The TSA's ECDSA P-256 (or RSA) private key, PEM. Unset → DATA_DIR/tsa-key.pem with a self-signed certificate, made at first start (embedded mode only). */
+  TSA_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** The TSA's certificate, PEM: extendedKeyUsage critical timeStamping. Goes with TSA_KEY. */
+  TSA_CERT: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** The policy OID every time-stamp token names (default: a UUID-derived OID, 2.25.…, that needs no registration). */
+  TSA_POLICY_OID: z
+    .string()
+    .regex(/^[0-2](\.(0|[1-9][0-9]*))+$/u)
+    .default('2.25.263743475245763918334981377265087041885'),
 });
 
 /** An origin-only http(s) URL: what PUBLIC_URL must be. */

@@ -12,17 +12,31 @@ import {
   z,
 } from './common.js';
 
+import { Receipt } from './proof.js';
+
 export const BATCH_MAX_ITEMS = 1000;
+
+/** `"log": true` also logs the digest in the transparency log (docs/proving.md). */
+const logFlag = z
+  .boolean()
+  .optional()
+  .default(false)
+  .openapi({ description: 'Also log the digest in the transparency log; the answer carries a receipt' });
 
 // Request schemas end in a transform that checks the encoded fields and measures them
 // (api/schemas/common.ts checkEncoded): handlers receive inputs known to decode.
 
 export const HashRequest = z
-  .object({ data: requiredString('data'), encoding: inputEncoding('encoding'), output: outputFormat('output') })
+  .object({
+    data: requiredString('data'),
+    encoding: inputEncoding('encoding'),
+    output: outputFormat('output'),
+    log: logFlag,
+  })
   .openapi('HashRequest')
   .transform((body, ctx) => {
     const input = checkEncoded(ctx, body.data, body.encoding, ['data']);
-    return input ? { input, output: body.output } : z.NEVER;
+    return input ? { input, output: body.output, log: body.log } : z.NEVER;
   });
 
 export const VerifyRequest = z
@@ -94,7 +108,15 @@ const algorithm = z.literal('SHA-224');
 const processingTime = z.number().int().openapi({ description: 'Server-side processing time in milliseconds' });
 
 export const HashResponse = z
-  .object({ success: z.literal(true), hash: z.string(), algorithm, encoding: z.string(), timestamp, processing_time_ms: processingTime })
+  .object({
+    success: z.literal(true),
+    hash: z.string(),
+    algorithm,
+    encoding: z.string(),
+    timestamp,
+    processing_time_ms: processingTime,
+    receipt: Receipt.optional().openapi({ description: 'With `"log": true`: the transparency log receipt (docs/proving.md)' }),
+  })
   .openapi('HashResponse');
 
 export const VerifyResponse = z

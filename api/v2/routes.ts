@@ -23,6 +23,8 @@ import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
 import { UPLOAD_ROUTES } from './upload-routes.js';
+import { PROOF_ROUTES, receiptBody } from './proof-routes.js';
+import { logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -54,6 +56,8 @@ export const V2_ROUTES: readonly Route[] = [
     handle({ deps }, req, res) {
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
+      // `"log": true` (docs/proving.md): the digest goes into the transparency log and the answer carries its receipt.
+      if (body.log) return hashAndLog(deps, res, body, started);
       return settle(hashInput(deps, principalOf(res), body.input), (result) =>
         sendJson(res, hashBody(result, body.output, timingSince(started))),
       );
@@ -243,6 +247,8 @@ export const V2_ROUTES: readonly Route[] = [
   },
   // Resumable uploads (tus 1.0): their own file, api/v2/upload-routes.ts.
   ...UPLOAD_ROUTES,
+  // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp (api/v2/proof-routes.ts).
+  ...PROOF_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
@@ -255,4 +261,12 @@ async function accepted(deps: Pick<ApiDeps, 'queue'>, res: Response, job: { id: 
     status = (await deps.queue.get(job.id))?.state ?? 'queued';
   }
   res.status(202).json({ success: true, job_id: job.id, status, status_url: statusUrl });
+}
+
+/** /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its receipt. */
+async function hashAndLog(deps: ApiDeps, res: Response, body: z.output<typeof v2.HashRequest>, started: number): Promise<void> {
+  const principal = principalOf(res);
+  const result = await hashInput(deps, principal, body.input);
+  const logged = await logDigest(deps, principal, { digest: result.digest, length: result.size, source: 'data' });
+  sendJson(res, { ...hashBody(result, body.output, timingSince(started)), receipt: receiptBody(logged) });
 }

@@ -2,6 +2,7 @@
  * The AccountStore over Kysely: one code path for SQLite and PostgreSQL. Rows are mapped to the
  * domain types of types.ts here and nowhere else; timestamps cross as epoch milliseconds.
  */
+import { KyselyLogStore } from './kysely-log.js';
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { openDatabase, type OpenDatabaseOptions } from './database.js';
@@ -59,6 +60,8 @@ export class KyselyAccountStore implements AccountStore {
   readonly oauthServer: KyselyOAuthServerStore;
   /** Applied usage flushes (applyUsage); `prune()` is also run by the store itself now and then. */
   readonly usageFlushes: KyselyUsageFlushes;
+  /** The transparency log's leaves and checkpoints (shared/proof/log.ts). */
+  readonly transparencyLog: KyselyLogStore;
   #closing: Promise<void> | undefined;
 
   constructor(db: Kysely<Database>) {
@@ -74,6 +77,7 @@ export class KyselyAccountStore implements AccountStore {
     this.keyUsage = new KyselyKeyUsageStore(db);
     this.oauthServer = new KyselyOAuthServerStore(db);
     this.usageFlushes = new KyselyUsageFlushes(db);
+    this.transparencyLog = new KyselyLogStore(db);
   }
 
   async createAccount(input: NewAccount): Promise<Account> {

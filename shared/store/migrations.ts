@@ -130,6 +130,26 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       }
     },
   },
+  // The transparency log of digests (docs/proving.md): its leaves, gap-free by index, and the
+  // checkpoints it has published, each larger than the last. Keys are never stored here.
+  '0006_transparency_log': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('log_leaves')
+        .addColumn('idx', 'bigint', (c) => c.primaryKey())
+        .addColumn('leaf', 'text', (c) => c.notNull())
+        .addColumn('leaf_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('log_checkpoints')
+        .addColumn('size', 'bigint', (c) => c.primaryKey())
+        .addColumn('root', 'text', (c) => c.notNull())
+        .addColumn('note', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

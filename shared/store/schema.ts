@@ -1,3 +1,4 @@
+import type { LogTables } from './schema-log.js';
 import type { ColumnType } from 'kysely';
 import type { DashboardTables } from './schema-dashboard.js';
 
@@ -109,7 +110,7 @@ type ConsentColumn = ColumnType<string | null, string | null | undefined, string
 /** Null unless issued on the operator path, and for rows from before migration 0004; optional on insert. */
 type IssuingKeyColumn = ColumnType<string | null, string | null | undefined, string | null>;
 
-export interface Database extends DashboardTables {
+export interface Database extends DashboardTables, LogTables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   usage_daily: UsageDailyTable;

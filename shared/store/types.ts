@@ -2,6 +2,7 @@
  * The relational store: accounts, API keys and durable usage counters. One Kysely code path over
  * SQLite (embedded) or PostgreSQL (DATABASE_URL=postgres://…).
  */
+import type { LogStore } from './kysely-log.js';
 import type {
   JwtKeyStore,
   OAuthAppStore,
@@ -69,6 +70,8 @@ export interface NewApiKey {
 export interface AccountStore extends DashboardStores {
   /** Clients, codes and tokens of the OAuth 2.0 server (api/oauth). */
   readonly oauthServer: OAuthServerStore;
+  /** The transparency log's leaves and checkpoints (shared/proof/log.ts). */
+  readonly transparencyLog: LogStore;
   createAccount(input: NewAccount): Promise<Account>;
   getAccount(id: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;

@@ -343,6 +343,27 @@ describe('public paths answer as documented', () => {
   });
 });
 
+describe('proof of existence (docs/proving.md)', () => {
+  const key = () => ({ 'x-api-key': s.keys.production });
+  it('log, receipts, consistency and the time-stamp refusal conform', async () => {
+    const digest = '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7';
+    const logged = await conforms(await post('/v2/log', { digest }, key()), '/v2/log', 'post');
+    expect(logged.receipt.leaf.digest).toBe(digest);
+    const hashed = await conforms(await post('/v2/hash', { data: 'abc', log: true }, key()), '/v2/hash', 'post');
+    expect(hashed.receipt.leaf.digest).toBe(digest);
+    const again = await conforms(await fetch(`${s.url}/v2/receipts/${logged.receipt.id}`, { headers: key() }), '/v2/receipts/{id}', 'get');
+    expect(again.receipt.index).toBe(logged.receipt.index);
+    const c = await conforms(await fetch(`${s.url}/v2/log/consistency?from=1`, { headers: key() }), '/v2/log/consistency', 'get');
+    expect(c.from).toBe(1);
+    const refused = await fetch(`${s.url}/v2/timestamp`, {
+      method: 'POST',
+      headers: { ...key(), 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    expect((await conforms(refused, '/v2/timestamp', 'post')).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+});
+
 describe('coverage', () => {
   it('exercised every /v2 and /v1 operation of the document', () => {
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>)

@@ -54,7 +54,7 @@ function stackOf(app: Express): Layer[] {
 /** `/jobs/:id` and `/jobs/{id}` → `/jobs/{}`, split in segments. */
 function segments(path: string): string[] {
   return path
-    .replace(/:\w+|\{\w+\}/g, '{}')
+    .replace(/[:*]\w+|\{\w+\}/g, '{}')
     .split('/')
     .slice(1);
 }

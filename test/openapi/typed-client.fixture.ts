@@ -51,6 +51,15 @@ const missing = await v2.GET('/v2/jobs/{id}', { params: { path: { id: 'no-such-j
 const notFound: components['schemas']['ErrorResponse'] | undefined = missing.error;
 called.getJobV2NotFound = notFound?.error.code;
 
+// ---- proof of existence ----
+const logged = must('logDigestV2', await v2.POST('/v2/log', { body: { digest: hash.hash } }));
+called.logDigestV2 = logged.receipt.leaf.digest;
+called.getReceiptV2 = must(
+  'getReceiptV2',
+  await v2.GET('/v2/receipts/{id}', { params: { path: { id: logged.receipt.id } } }),
+).receipt.index;
+called.logConsistencyV2 = must('logConsistencyV2', await v2.GET('/v2/log/consistency', { params: { query: { from: 1 } } })).to;
+
 // ---- v1 Set A ----
 called.hashV1 = must('hashV1', await v1.POST('/v1/hash', { body: { data: 'abc', outputFormat: 'hex' } })).hash;
 const verified = must('verifyV1', await v1.POST('/v1/verify', { body: { data: 'abc', hash: hash.hash } }));

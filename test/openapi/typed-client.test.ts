@@ -108,6 +108,7 @@ it('generated types compile a strict openapi-fetch client that calls every JSON 
     batchV2: [ABC],
     getJobV2: [ABC],
     getJobV2NotFound: 'NOT_FOUND',
+    logDigestV2: ABC,
     hashV1: ABC,
     hmacV1: createHmac('sha224', 'key').update('abc').digest('hex'),
     verifyV1: true,

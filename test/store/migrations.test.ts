@@ -60,6 +60,8 @@ describe('migrations on PostgreSQL', () => {
         'api_keys',
         'kysely_migration',
         'kysely_migration_lock',
+        'log_checkpoints',
+        'log_leaves',
         'memberships',
         'oauth_access_tokens',
         'oauth_clients',

@@ -9,6 +9,7 @@ import { checkCommand } from './commands/check.js';
 import { configSetKey, configSetUrl, configShow } from './commands/config.js';
 import { hashCommand, hmacCommand, urlCommand, verifyCommand } from './commands/hash.js';
 import { jobsGetCommand, jobsSubmitCommand, jobsWaitCommand } from './commands/jobs.js';
+import { verifyReceiptCommand } from './commands/receipt.js';
 
 /** `batch --help`: what a line looks like (an object with "data", or a JSON string) and how ids are given. */
 const BATCH_HELP = `
@@ -28,6 +29,7 @@ Examples:
   $ cat big.bin | sha224d hash -              # stdin, streamed to /v2/stream
   $ sha224d --local hash -f big.bin           # computed here with the client-side library, no network
   $ sha224d verify abc 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
+  $ sha224d verify big.iso --receipt big.receipt.json --log-key "$LOG_KEY"   # offline proof, no server
   $ sha224d hmac message --secret key
   $ sha224d url https://example.com/
   $ sha224d batch items.jsonl > hashes.jsonl  # a line: {"id":"a","data":"hello"} or "hello"; 1000 per request
@@ -101,12 +103,22 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
   program
     .command('verify')
     .description('check that TEXT (or the file, with -f) hashes to HASH; exit 1 when it does not')
-    .argument('<subject>', 'text, or a file with -f')
-    .argument('<hash>', 'expected SHA-224, 56 hex characters')
+    .argument('<subject>', 'text, or a file with -f or --receipt')
+    .argument('[hash]', 'expected SHA-224, 56 hex characters (not with --receipt)')
     .option('-f, --file', 'SUBJECT is a file')
     .addOption(choice('-e, --encoding <encoding>', 'encoding of TEXT', ENCODINGS, 'utf8'))
-    .action((subject: string, hash: string, options: Parameters<typeof verifyCommand>[3]) =>
-      action((c) => verifyCommand(c, subject, hash, options))(),
+    .option('--receipt <file>', 'prove offline that FILE is in the transparency log, with this receipt (JSON or tlog-proof)')
+    .option('--log-key <key>', "the log's verifier key for --receipt (else SHA224D_LOG_KEY)")
+    .action(
+      (subject: string, hash: string | undefined, options: Parameters<typeof verifyCommand>[3] & { receipt?: string; logKey?: string }) =>
+        action((c) =>
+          options.receipt !== undefined
+            ? verifyReceiptCommand(c, subject, {
+                receipt: options.receipt,
+                ...(options.logKey === undefined ? {} : { logKey: options.logKey }),
+              })
+            : verifyCommand(c, subject, hash ?? '', options),
+        )(),
     );
 
   program

@@ -167,6 +167,83 @@ export interface paths {
     patch: operations['patchUploadV2'];
     trace?: never;
   };
+  '/v2/log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log a SHA-224 digest computed elsewhere in the transparency log; answers its receipt
+     * @description The data never reaches the service. The receipt verifies offline (docs/proving.md).
+     */
+    post: operations['logDigestV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/receipts/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A logged digest's receipt, against the latest checkpoint
+     * @description Another account's receipt is reported as absent (404).
+     */
+    get: operations['getReceiptV2'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/log/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** RFC 9162 consistency proof between two tree sizes of the log, with their checkpoints */
+    get: operations['logConsistencyV2'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/timestamp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * RFC 3161 time-stamp: a DER TimeStampReq (SHA-224 or SHA-256 imprint) in, a TimeStampResp out
+     * @description A request the authority refuses (unknown algorithm, wrong imprint length, another policy) is answered 200 with a rejection TimeStampResp, as RFC 3161 §3.4 has it.
+     */
+    post: operations['timestampV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/hash': {
     parameters: {
       query?: never;
@@ -676,6 +753,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/log/checkpoint': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The log's latest checkpoint: a C2SP signed note (origin, tree size, root hash), cached 5 s */
+    get: operations['getLogCheckpoint'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/log/tile/{tile}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A C2SP tlog-tiles hash tile (<L>/<N>[.p/<W>]) or entry bundle (entries/<N>[.p/<W>]); full tiles are immutable */
+    get: operations['getLogTile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/sha224d-log': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The log's origin and public key, for verifying checkpoints and receipts offline */
+    get: operations['getLogKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/sha224d-tsa.pem': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The time-stamping authority's certificate (PEM), for openssl ts -verify -CAfile */
+    get: operations['getTsaCertificate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -716,6 +861,44 @@ export interface components {
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
+      receipt?: components['schemas']['Receipt'];
+    };
+    /** @description With `"log": true`: the transparency log receipt (docs/proving.md) */
+    Receipt: {
+      /** @description The receipt id, for GET /v2/receipts/{id} (the leaf index) */
+      id: string;
+      index: number;
+      leaf: components['schemas']['LogLeaf'];
+      /**
+       * Format: byte
+       * @description The exact leaf record the log hashed (SHA-256(0x00 ‖ leaf))
+       */
+      leaf_base64: string;
+      tree_size: number;
+      /** Format: byte */
+      root_hash: string;
+      inclusion_proof: string[];
+      /** @description The signed C2SP checkpoint (signed note) the proof leads to */
+      checkpoint: string;
+      /** @description The same as one C2SP tlog-proof@v1 text; its `extra` line is the leaf */
+      tlog_proof: string;
+      /** @description The log verifier key (<origin>+<key id>+<base64 key>) */
+      log_key: string;
+    };
+    LogLeaf: {
+      /** @description SHA-224 of the data, lowercase hex */
+      digest: string;
+      /** @description Bytes hashed (0 when only a digest was logged) */
+      length: number;
+      /** @enum {string} */
+      source: 'data' | 'file' | 'stream' | 'url' | 'digest';
+      /** @description An opaque tag of the account (HMAC of its id under the log's key), never the id */
+      account: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
+      time: string;
     };
     HashRequest: {
       data: string;
@@ -729,6 +912,8 @@ export interface components {
        * @enum {string}
        */
       output?: 'hex' | 'base64' | 'binary';
+      /** @description Also log the digest in the transparency log; the answer carries a receipt. Defaults to false when omitted. */
+      log?: boolean;
     };
     VerifyResponse: {
       /** @enum {boolean} */
@@ -930,6 +1115,25 @@ export interface components {
         message: string;
         details: string;
       };
+    };
+    ReceiptResponse: {
+      /** @enum {boolean} */
+      success: true;
+      receipt: components['schemas']['Receipt'];
+    };
+    LogDigestRequest: {
+      digest: string;
+      /** @description Bytes of the data, if known */
+      length?: number;
+    };
+    ConsistencyResponse: {
+      /** @enum {boolean} */
+      success: true;
+      from: number;
+      to: number;
+      proof: string[];
+      from_checkpoint: string;
+      to_checkpoint: string;
     };
     V1HashResponse: {
       /** @enum {boolean} */
@@ -1349,6 +1553,19 @@ export interface components {
           br: number;
         };
       };
+    };
+    LogKey: {
+      /** @description The log origin, the first line of every checkpoint */
+      origin: string;
+      /** @description C2SP note verifier key: `<name>+<hex key id>+<base64(0x01 ‖ Ed25519 public key)>` */
+      verifier_key: string;
+      /** @description The Ed25519 public key, base64 */
+      public_key: string;
+      /** @enum {string} */
+      algorithm: 'Ed25519';
+      checkpoint: string;
+      tiles: string;
+      tsa_certificate: string;
     };
   };
   responses: {
@@ -2520,6 +2737,158 @@ export interface operations {
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
       460: components['responses']['V2_CHECKSUM_MISMATCH'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  logDigestV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LogDigestRequest'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReceiptResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  getReceiptV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The receipt id of a logged digest */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReceiptResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  logConsistencyV2: {
+    parameters: {
+      query?: {
+        /** @description The older tree size */
+        from?: number | null;
+        /** @description The newer tree size (default: the latest checkpoint) */
+        to?: number | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsistencyResponse'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  timestampV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/timestamp-query': string;
+      };
+    };
+    responses: {
+      /** @description A DER TimeStampResp */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/timestamp-reply': string;
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
       500: components['responses']['V2_INTERNAL_ERROR'];
       503: components['responses']['V2_SERVICE_UNAVAILABLE'];
     };
@@ -3809,6 +4178,102 @@ export interface operations {
       };
       404: components['responses']['V2_NOT_FOUND_PUBLIC'];
       405: components['responses']['V2_METHOD_NOT_ALLOWED_PUBLIC'];
+    };
+  };
+  getLogCheckpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed checkpoint */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description How long the answer may be cached */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+    };
+  };
+  getLogTile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The tile path below /log/tile/, slashes included */
+        tile: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tile */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description How long the answer may be cached */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/octet-stream': string;
+        };
+      };
+      404: components['responses']['V2_NOT_FOUND_PUBLIC'];
+    };
+  };
+  getLogKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The log key */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description How long the answer may be cached */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LogKey'];
+        };
+      };
+    };
+  };
+  getTsaCertificate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The certificate */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description How long the answer may be cached */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-pem-file': string;
+        };
+      };
     };
   };
 }

@@ -1,0 +1,56 @@
+/**
+ * Proof of existence (docs/proving.md): logging digests with a receipt, reading receipts back (an
+ * account sees only its own), consistency proofs between checkpoints, RFC 3161 time-stamps.
+ */
+import type { Principal } from '../../shared/auth/principal.js';
+import { ServiceError } from '../../shared/errors.js';
+import type { LeafSource } from '../../shared/proof/leaf.js';
+import type { Receipt } from '../../shared/proof/log.js';
+import type { Stamped } from '../../shared/proof/tsa.js';
+import type { ApiDeps } from '../deps.js';
+
+type Proof = Pick<ApiDeps, 'proof'>;
+
+export interface LoggedReceipt {
+  readonly receipt: Receipt;
+  readonly logKey: string;
+}
+
+export async function logDigest(
+  deps: Proof,
+  principal: Principal,
+  entry: { digest: string; length: number; source: LeafSource },
+): Promise<LoggedReceipt> {
+  const { log } = await deps.proof.get();
+  const receipt = await log.log({ ...entry, accountId: principal.accountId });
+  return { receipt, logKey: log.key.verifierKey };
+}
+
+/** Another account's receipt is reported as absent, like another account's job. */
+export async function receiptOf(deps: Proof, principal: Principal, id: string): Promise<LoggedReceipt> {
+  const { log } = await deps.proof.get();
+  const index = Number(id);
+  const leaf = await log.leaf(index);
+  if (!leaf || leaf.account !== log.accountTag(principal.accountId)) throw new ServiceError('NOT_FOUND', { message: 'No such receipt' });
+  return { receipt: await log.receipt(index), logKey: log.key.verifierKey };
+}
+
+export async function consistencyBetween(
+  deps: Proof,
+  from: number,
+  to: number | undefined,
+): Promise<{ from: number; to: number; proof: Buffer[]; fromCheckpoint: string; toCheckpoint: string }> {
+  const { log } = await deps.proof.get();
+  const latest = await log.latest();
+  const end = to ?? latest.size;
+  if (from > end || end > latest.size) {
+    throw new ServiceError('INVALID_INPUT', { details: `from and to must satisfy 0 ≤ from ≤ to ≤ ${latest.size} (the latest checkpoint)` });
+  }
+  const [proof, a, b] = await Promise.all([log.consistency(from, end), log.checkpointAt(from), log.checkpointAt(end)]);
+  return { from, to: end, proof, fromCheckpoint: a.note, toCheckpoint: b.note };
+}
+
+export async function timestamp(deps: Proof, request: Buffer): Promise<Stamped> {
+  const { tsa } = await deps.proof.get();
+  return tsa.respond(request);
+}

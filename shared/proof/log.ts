@@ -1,0 +1,232 @@
+/**
+ * The transparency log as one API node sees it: appends go to the shared store through one
+ * sequencer (shared/store/kysely-log.ts), grouped so concurrent requests share a transaction; the
+ * node mirrors the committed leaf hashes in memory (MemoryTree, synced in index order) and answers
+ * roots, proofs and tiles from it. Checkpoints are signed on a timer and on demand. Ed25519 is
+ * deterministic, so the checkpoint for a size is the same bytes whoever signs it; the published
+ * one only grows (the store refuses a smaller one).
+ */
+import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
+import { checkpointText, signCheckpoint } from './checkpoint.js';
+import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
+import type { LogKey } from './log-key.js';
+import { consistencyProof, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
+import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
+import { formatTlogProof } from './tlog-proof.js';
+
+export interface Receipt {
+  readonly id: string;
+  readonly index: number;
+  readonly leaf: LeafRecord;
+  readonly leafBytes: Buffer;
+  readonly treeSize: number;
+  readonly rootHash: Buffer;
+  readonly inclusionProof: readonly Buffer[];
+  readonly checkpoint: string;
+  /** C2SP tlog-proof@v1 text, the leaf record in its `extra` line. */
+  readonly tlogProof: string;
+}
+
+export interface LogEntryInput {
+  readonly digest: string;
+  readonly length: number;
+  readonly source: LeafSource;
+  readonly accountId: string;
+}
+
+/** Leaves per sequencer transaction at most; the rest wait for the next. */
+const MAX_BATCH = 1000;
+/** Leaves read per query while catching up. */
+const SYNC_PAGE = 5000;
+
+interface Pending {
+  readonly leaf: Buffer;
+  readonly resolve: (index: number) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+export class TransparencyLog {
+  readonly #tree = new MemoryTree();
+  readonly #pending: Pending[] = [];
+  #flushing = false;
+  #syncing: Promise<void> | undefined;
+  #publishing: Promise<StoredCheckpoint> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly store: LogStore,
+    readonly key: LogKey,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get origin(): string {
+    return this.key.origin;
+  }
+
+  /** Signs a checkpoint every `intervalMs` while the log grew; `onError` hears failures (logged, never thrown). */
+  startCheckpoints(intervalMs: number, onError: (err: unknown) => void): void {
+    if (intervalMs <= 0 || this.#timer) return;
+    this.#timer = setInterval(() => this.publish().catch(onError), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  accountTag(accountId: string): string {
+    return accountTag(this.key.accountKey, accountId);
+  }
+
+  /** Logs one digest: resolves with its receipt once the leaf is committed and a checkpoint covers it. */
+  async log(entry: LogEntryInput): Promise<Receipt> {
+    const leaf: LeafRecord = {
+      digest: entry.digest,
+      length: entry.length,
+      source: entry.source,
+      account: this.accountTag(entry.accountId),
+      timeMs: this.now(),
+    };
+    const index = await this.append(encodeLeaf(leaf));
+    return this.receipt(index);
+  }
+
+  /** Appends a leaf through the shared sequencer; resolves its index once committed. */
+  append(leaf: Buffer): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.#pending.push({ leaf, resolve, reject });
+      if (!this.#flushing) void this.#flush();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending.splice(0, MAX_BATCH);
+        try {
+          const first = await this.store.append(batch.map((p) => ({ leaf: p.leaf, leafHash: hashLeaf(p.leaf) })));
+          batch.forEach((p, i) => p.resolve(first + i));
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Brings the in-memory tree up to every committed leaf (one catch-up at a time). */
+  sync(): Promise<void> {
+    this.#syncing ??= this.#catchUp().finally(() => {
+      this.#syncing = undefined;
+    });
+    return this.#syncing;
+  }
+
+  async #catchUp(): Promise<void> {
+    for (;;) {
+      const rows = await this.store.leavesFrom(this.#tree.size, SYNC_PAGE);
+      for (const row of rows) {
+        // Rows arrive in index order from the current size; anything else means a broken store.
+        if (row.index !== this.#tree.size || !hashLeaf(row.leaf).equals(row.leafHash)) {
+          throw new Error(`transparency log: leaf ${row.index} does not follow the tree of ${this.#tree.size}`);
+        }
+        this.#tree.appendLeafHash(row.leafHash);
+      }
+      if (rows.length < SYNC_PAGE) return;
+    }
+  }
+
+  /** The tree has at least `size` leaves locally (syncing if needed). */
+  async #ensure(size: number): Promise<void> {
+    if (this.#tree.size < size) await this.sync();
+    if (this.#tree.size < size) throw new RangeError(`the log has ${this.#tree.size} leaves, not ${size}`);
+  }
+
+  get size(): number {
+    return this.#tree.size;
+  }
+
+  /** The signed checkpoint of the tree at `size` (deterministic). */
+  async checkpointAt(size: number): Promise<{ note: string; root: Buffer }> {
+    await this.#ensure(size);
+    const root = this.#tree.root(size);
+    return { note: signCheckpoint({ origin: this.origin, size, root }, this.origin, this.key.privateKey), root };
+  }
+
+  /** Publishes a checkpoint of the whole tree if it grew; resolves the latest published (sharing one run). */
+  publish(): Promise<StoredCheckpoint> {
+    this.#publishing ??= this.#publish().finally(() => {
+      this.#publishing = undefined;
+    });
+    return this.#publishing;
+  }
+
+  async #publish(): Promise<StoredCheckpoint> {
+    await this.sync();
+    const latest = await this.store.latestCheckpoint();
+    if (latest && latest.size >= this.#tree.size) return this.#checked(latest);
+    const size = this.#tree.size;
+    const { note, root } = await this.checkpointAt(size);
+    return this.#checked(await this.store.publishCheckpoint({ size, root, note }));
+  }
+
+  /** A stored checkpoint must match this node's own root at its size: the log never forks. */
+  async #checked(cp: StoredCheckpoint): Promise<StoredCheckpoint> {
+    await this.#ensure(cp.size);
+    const expected = checkpointText({ origin: this.origin, size: cp.size, root: this.#tree.root(cp.size) });
+    if (!cp.note.startsWith(expected))
+      throw new Error(`transparency log: the published checkpoint of ${cp.size} differs from this node's tree`);
+    return cp;
+  }
+
+  /** The latest published checkpoint (publishing the first one when there is none). */
+  async latest(): Promise<StoredCheckpoint> {
+    const cp = await this.store.latestCheckpoint();
+    return cp ? this.#checked(cp) : this.publish();
+  }
+
+  /** The receipt of leaf `index` against the latest published checkpoint, publishing one if needed. */
+  async receipt(index: number): Promise<Receipt> {
+    let cp = await this.latest();
+    while (cp.size <= index) cp = await this.publish();
+    const rows = await this.store.leavesFrom(index, 1);
+    const row = rows[0];
+    if (!row || row.index !== index) throw new RangeError(`no leaf ${index}`);
+    const proof = inclusionProof(this.#tree.read, index, cp.size);
+    return {
+      id: String(index),
+      index,
+      leaf: decodeLeaf(row.leaf),
+      leafBytes: row.leaf,
+      treeSize: cp.size,
+      rootHash: cp.root,
+      inclusionProof: proof,
+      checkpoint: cp.note,
+      tlogProof: formatTlogProof({ extra: row.leaf, index, hashes: proof, checkpoint: cp.note }),
+    };
+  }
+
+  /** The leaf at `index`, or undefined past the end. */
+  async leaf(index: number): Promise<LeafRecord | undefined> {
+    const row = (await this.store.leavesFrom(index, 1))[0];
+    return row?.index === index ? decodeLeaf(row.leaf) : undefined;
+  }
+
+  /** The consistency proof between two sizes, both within the latest published checkpoint. */
+  async consistency(from: number, to: number): Promise<Buffer[]> {
+    await this.#ensure(to);
+    return consistencyProof(this.#tree.read, from, to);
+  }
+
+  /** A tile's bytes, or undefined when the tree (synced now) does not have it. */
+  async tile(ref: TileRef): Promise<Buffer | undefined> {
+    if (!tileExists(ref, this.#tree.size)) await this.sync();
+    if (!tileExists(ref, this.#tree.size)) return undefined;
+    if (ref.level !== 'entries') return hashTile(this.#tree.read, ref.level, ref.index, ref.width);
+    const rows = await this.store.leavesFrom(ref.index * TILE_WIDTH, ref.width);
+    return entryBundle(rows.map((r) => r.leaf));
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * RFC 9162 §2.1 Merkle tree hashing over SHA-256, with inclusion and consistency proofs (generation
+ * and verification). Generation reads only complete, aligned subtree hashes through a `NodeReader`
+ * (what a tiled log stores, C2SP tlog-tiles), so a proof costs O(log n) reads whatever the size.
+ * Verification follows RFC 9162 §2.1.3.2 and §2.1.4.2 step by step: it is what an offline client runs,
+ * so it never trusts lengths or sizes it was given.
+ */
+import { createHash } from 'node:crypto';
+
+export const HASH_SIZE = 32;
+
+const LEAF_PREFIX = Buffer.from([0x00]);
+const NODE_PREFIX = Buffer.from([0x01]);
+
+/** SHA-256(0x00 ‖ leaf). */
+export function hashLeaf(leaf: Uint8Array): Buffer {
+  return createHash('sha256').update(LEAF_PREFIX).update(leaf).digest();
+}
+
+/** SHA-256(0x01 ‖ left ‖ right). */
+export function hashChildren(left: Uint8Array, right: Uint8Array): Buffer {
+  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+}
+
+/** MTH of the empty tree: SHA-256 of nothing. */
+export const EMPTY_ROOT: Buffer = createHash('sha256').digest();
+
+/**
+ * The hash of the complete subtree at `level` (0 = leaves) and `index` within that level, covering
+ * leaves [index·2^level, (index+1)·2^level). Only asked for subtrees that lie inside the tree.
+ */
+export type NodeReader = (level: number, index: number) => Buffer;
+
+/** Largest power of two strictly below n (n ≥ 2). */
+export function splitPoint(n: number): number {
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  return k;
+}
+
+/** Whether n is a power of two (n ≥ 1). */
+function isPowerOfTwo(n: number): boolean {
+  return n > 0 && (n & (n - 1)) === 0;
+}
+
+/** MTH(D[start:end]) from complete-subtree reads: the range is aligned complete, or split per RFC 9162. */
+export function rangeHash(read: NodeReader, start: number, end: number): Buffer {
+  const n = end - start;
+  if (n <= 0) return EMPTY_ROOT;
+  if (isPowerOfTwo(n) && start % n === 0) return read(Math.log2(n), start / n);
+  const k = splitPoint(n);
+  return hashChildren(rangeHash(read, start, start + k), rangeHash(read, start + k, end));
+}
+
+/** The root of a tree of `size` leaves. */
+export function rootHash(read: NodeReader, size: number): Buffer {
+  return rangeHash(read, 0, size);
+}
+
+/** RFC 9162 §2.1.3.1 PATH(m, D[start:end]). */
+function path(read: NodeReader, m: number, start: number, end: number, out: Buffer[]): void {
+  const n = end - start;
+  if (n <= 1) return;
+  const k = splitPoint(n);
+  if (m < k) {
+    path(read, m, start, start + k, out);
+    out.push(rangeHash(read, start + k, end));
+  } else {
+    path(read, m - k, start + k, end, out);
+    out.push(rangeHash(read, start, start + k));
+  }
+}
+
+/** The inclusion proof of leaf `index` in the tree of `size` leaves (0 ≤ index < size). */
+export function inclusionProof(read: NodeReader, index: number, size: number): Buffer[] {
+  if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) {
+    throw new RangeError(`no leaf ${index} in a tree of ${size}`);
+  }
+  const out: Buffer[] = [];
+  path(read, index, 0, size, out);
+  return out;
+}
+
+/** RFC 9162 §2.1.4.1 SUBPROOF(m, D[start:end], b). */
+function subproof(read: NodeReader, m: number, start: number, end: number, whole: boolean, out: Buffer[]): void {
+  const n = end - start;
+  if (m === n) {
+    if (!whole) out.push(rangeHash(read, start, end));
+    return;
+  }
+  const k = splitPoint(n);
+  if (m <= k) {
+    subproof(read, m, start, start + k, whole, out);
+    out.push(rangeHash(read, start + k, end));
+  } else {
+    subproof(read, m - k, start + k, end, false, out);
+    out.push(rangeHash(read, start, start + k));
+  }
+}
+
+/** The consistency proof from the tree of `oldSize` to the tree of `newSize` leaves (0 ≤ old ≤ new). */
+export function consistencyProof(read: NodeReader, oldSize: number, newSize: number): Buffer[] {
+  if (!Number.isSafeInteger(oldSize) || !Number.isSafeInteger(newSize) || oldSize < 0 || oldSize > newSize) {
+    throw new RangeError(`no consistency proof from ${oldSize} to ${newSize}`);
+  }
+  const out: Buffer[] = [];
+  if (oldSize === 0 || oldSize === newSize) return out;
+  subproof(read, oldSize, 0, newSize, true, out);
+  return out;
+}
+
+function equalHash(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === HASH_SIZE && b.length === HASH_SIZE && Buffer.compare(a, b) === 0;
+}
+
+function validSizes(...values: number[]): boolean {
+  return values.every((v) => Number.isSafeInteger(v) && v >= 0);
+}
+
+/** RFC 9162 §2.1.3.2: whether `proof` proves `leafHash` at `index` in the tree of `size` with `root`. */
+export function verifyInclusion(
+  leafHash: Uint8Array,
+  index: number,
+  size: number,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): boolean {
+  if (!validSizes(index, size) || index >= size || leafHash.length !== HASH_SIZE) return false;
+  let fn = index;
+  let sn = size - 1;
+  let r: Uint8Array = leafHash;
+  for (const p of proof) {
+    if (p.length !== HASH_SIZE || sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      r = hashChildren(p, r);
+      if (fn % 2 === 0) {
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
+      }
+    } else {
+      r = hashChildren(r, p);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && equalHash(r, root);
+}
+
+/** RFC 9162 §2.1.4.2: whether `proof` shows the tree (oldSize, oldRoot) is a prefix of (newSize, newRoot). */
+export function verifyConsistency(
+  oldSize: number,
+  newSize: number,
+  oldRoot: Uint8Array,
+  newRoot: Uint8Array,
+  proof: readonly Uint8Array[],
+): boolean {
+  if (!validSizes(oldSize, newSize) || oldSize > newSize) return false;
+  if (oldSize === newSize) return proof.length === 0 && equalHash(oldRoot, newRoot);
+  if (oldSize === 0) return proof.length === 0 && newRoot.length === HASH_SIZE;
+  if (proof.length === 0 || proof.some((p) => p.length !== HASH_SIZE)) return false;
+  // Step 1: if first_size is an exact power of 2, prepend first_hash to the proof.
+  const path: Uint8Array[] = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : [...proof];
+  let fn = oldSize - 1;
+  let sn = newSize - 1;
+  // Step 3: if LSB(fn) is set, right-shift both until it is not.
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  const [first, ...rest] = path;
+  if (!first) return false;
+  let fr: Uint8Array = first;
+  let sr: Uint8Array = first;
+  for (const c of rest) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = hashChildren(c, fr);
+      sr = hashChildren(c, sr);
+      if (fn % 2 === 0) {
+        while (fn % 2 === 0 && fn !== 0) {
+          fn = Math.floor(fn / 2);
+          sn = Math.floor(sn / 2);
+        }
+      }
+    } else {
+      sr = hashChildren(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && equalHash(fr, oldRoot) && equalHash(sr, newRoot);
+}
+
+/**
+ * Complete-subtree hashes kept in memory, level by level: `levels[0]` are the leaf hashes, and each
+ * level above holds a hash for every complete pair below. Appending is O(log n) amortised.
+ */
+export class MemoryTree {
+  readonly levels: Buffer[][] = [[]];
+
+  get size(): number {
+    return this.levels[0]?.length ?? 0;
+  }
+
+  /** Appends one leaf hash and every complete subtree it closes. */
+  appendLeafHash(leafHash: Buffer): void {
+    let hash = leafHash;
+    for (let level = 0; ; level++) {
+      const row = this.levels[level] ?? (this.levels[level] = []);
+      row.push(hash);
+      if (row.length % 2 === 1) return;
+      const left = row[row.length - 2];
+      if (!left) return;
+      hash = hashChildren(left, hash);
+    }
+  }
+
+  readonly read: NodeReader = (level, index) => {
+    const hash = this.levels[level]?.[index];
+    if (!hash) throw new RangeError(`no complete subtree at level ${level}, index ${index}`);
+    return hash;
+  };
+
+  root(size = this.size): Buffer {
+    return rootHash(this.read, size);
+  }
+}

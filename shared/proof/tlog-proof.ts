@@ -1,0 +1,45 @@
+/**
+ * C2SP tlog-proof@v1: a self-contained, offline-verifiable proof that an entry is in a log. Here the
+ * `extra` line carries the leaf record itself, so the proof alone says what was logged.
+ */
+import { HASH_SIZE } from './merkle.js';
+
+export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1';
+
+export interface TlogProof {
+  readonly extra?: Buffer;
+  readonly index: number;
+  readonly hashes: readonly Buffer[];
+  /** The signed checkpoint note, as served. */
+  readonly checkpoint: string;
+}
+
+export function formatTlogProof(p: TlogProof): string {
+  const lines = [TLOG_PROOF_HEADER];
+  if (p.extra) lines.push(`extra ${p.extra.toString('base64')}`);
+  lines.push(`index ${p.index}`, ...p.hashes.map((h) => h.toString('base64')));
+  return `${lines.join('\n')}\n\n${p.checkpoint}`;
+}
+
+export function parseTlogProof(text: string): TlogProof {
+  const split = text.indexOf('\n\n');
+  if (split < 0) throw new Error('malformed tlog-proof');
+  const lines = text.slice(0, split).split('\n');
+  const checkpoint = text.slice(split + 2);
+  if (lines.shift() !== TLOG_PROOF_HEADER) throw new Error('not a c2sp.org/tlog-proof@v1 proof');
+  let extra: Buffer | undefined;
+  if (lines[0]?.startsWith('extra ')) {
+    const b64 = lines.shift()?.slice(6) ?? '';
+    extra = Buffer.from(b64, 'base64');
+    if (extra.toString('base64') !== b64) throw new Error('malformed tlog-proof extra data');
+  }
+  const indexLine = lines.shift() ?? '';
+  const m = /^index (0|[1-9][0-9]{0,15})$/u.exec(indexLine);
+  if (!m?.[1]) throw new Error('malformed tlog-proof index');
+  const hashes = lines.map((line) => {
+    const h = Buffer.from(line, 'base64');
+    if (h.length !== HASH_SIZE || h.toString('base64') !== line) throw new Error('malformed tlog-proof hash');
+    return h;
+  });
+  return { ...(extra ? { extra } : {}), index: Number(m[1]), hashes, checkpoint };
+}
