@@ -42,6 +42,10 @@ const TAGS = [
   { name: 'OAuth', description: 'OAuth 2.0 authorization server for Enterprise accounts ([guide](/docs/guides/auth)).' },
   { name: 'Service', description: 'Probes, metrics and public documents; only /metrics asks for a credential (METRICS_TOKEN).' },
   { name: 'Client library', description: 'The client-side SHA-224 JavaScript library (README "Client-side SHA-224 library").' },
+  {
+    name: 'Transparency log',
+    description: "The log of digests' public checkpoint, tiles and keys, for verifying receipts offline ([guide](/docs/guides/proving)).",
+  },
   { name: 'Dashboard', description: 'The JSON API the account dashboard calls (README "Dashboard"): a session cookie, not an API key.' },
 ];
 

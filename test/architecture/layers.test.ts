@@ -86,6 +86,7 @@ const LAYERS: readonly Layer[] = [
       'api/server.ts',
       'api/openapi.ts',
       'api/service-routes.ts',
+      'api/log-routes.ts',
       'api/openapi-request-defaults.ts',
     ],
   },

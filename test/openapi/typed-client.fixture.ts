@@ -87,6 +87,7 @@ called.getHealth = must('getHealth', await open.GET('/healthz')).status;
 called.getReadiness = must('getReadiness', await open.GET('/readyz')).status;
 called.getOpenApiDocument = typeof must('getOpenApiDocument', await open.GET('/openapi.json'));
 called.getAsyncApiDocument = typeof must('getAsyncApiDocument', await open.GET('/asyncapi.json'));
+called.getLogKey = must('getLogKey', await open.GET('/.well-known/sha224d-log')).algorithm;
 called.getSdkManifest = Object.keys(must('getSdkManifest', await open.GET('/sdk/manifest.json')).files);
 called.getAuthorizationServerMetadata = must(
   'getAuthorizationServerMetadata',
