@@ -2,8 +2,11 @@
  * When the next attempt of a delivery is due: the Standard Webhooks (Svix) schedule — at once,
  * then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure — with ±10 % jitter so the
  * retries of one outage do not arrive together, and the receiver's Retry-After honoured (never
- * earlier than it asks, capped at the schedule's longest step).
+ * earlier than it asks, capped at MAX_RETRY_AFTER_MS).
  */
+
+/** A Retry-After longer than this (the default schedule's longest step) is cut to it. */
+export const MAX_RETRY_AFTER_MS = 36_000_000;
 
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
@@ -33,8 +36,7 @@ export function nextDelayMs(
   if (step === undefined) return undefined;
   const jittered = Math.round(step * (0.9 + 0.2 * random()));
   if (retryAfterMs === undefined) return jittered;
-  const cap = Math.max(...schedule);
-  return Math.max(jittered, Math.min(retryAfterMs, cap));
+  return Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 }
 
 /** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -86,7 +86,7 @@ describe('retry schedule', () => {
     expect(nextDelayMs(s, 1, undefined, () => 1)).toBe(5500);
     expect(nextDelayMs(s, 1, 60_000, () => 0.5)).toBe(60_000);
     expect(nextDelayMs(s, 1, 1_000, () => 0.5)).toBe(5000);
-    expect(nextDelayMs(s, 1, 86_400_000, () => 0.5)).toBe(300_000); // capped at the longest step
+    expect(nextDelayMs(s, 1, 86_400_000, () => 0.5)).toBe(36_000_000); // capped at 10 h
     expect(nextDelayMs(s, 3, undefined)).toBeUndefined();
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
