@@ -29,7 +29,8 @@ export interface DelivererOptions {
   now?: () => number;
 }
 
-export type AttemptResult = { state: 'delivered' | 'failed' | 'skipped' } | { state: 'retry'; delayMs: number; endpointId: string };
+export type AttemptResult =
+  { state: 'delivered' | 'failed' | 'skipped' } | { state: 'retry'; delayMs: number; endpointId: string; attemptsMade: number };
 
 export class WebhookDeliverer {
   constructor(private readonly options: DelivererOptions) {}
@@ -94,7 +95,7 @@ export class WebhookDeliverer {
     }
     await store.recordAttempt(delivery.id, { ...this.closing('pending', outcome), nextAttemptAt: now() + delayMs }, now());
     log.info({ status: outcome.status, error: outcome.error, delayMs }, 'webhook attempt failed; retrying');
-    return { state: 'retry', delayMs, endpointId: endpoint.id };
+    return { state: 'retry', delayMs, endpointId: endpoint.id, attemptsMade: delivery.attempts + 1 };
   }
 
   private closing(

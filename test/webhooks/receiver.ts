@@ -16,6 +16,8 @@ export interface Answer {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Never answer (the sender is killed or times out). */
+  hang?: boolean;
 }
 
 export interface Receiver {
@@ -39,6 +41,7 @@ export async function startReceiver(): Promise<Receiver> {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
       received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const answer = scripts.get(path)?.shift() ?? { status: 200 };
+      if (answer.hang === true) return;
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body ?? 'ok');
     });
