@@ -26,6 +26,7 @@ import { deleteOAuthAppOp, listOAuthAppsOp, registerOAuthAppOp, rotateOAuthSecre
 import { sandboxOp } from './operations/sandbox.js';
 import { usageCsvOp, usageOp } from './operations/usage.js';
 import type { RouteName } from './routes.js';
+import { WEBHOOK_HANDLERS } from './webhooks/handlers.js';
 import type { AccountIpAllowListRequest } from './schemas/account.js';
 import type { ChangePasswordRequest, EndAllSessionsRequest, LinkRequest, SetPasswordRequest, SignInRequest } from './schemas/auth.js';
 import type { AddJwtKeysRequest } from './schemas/jwt.js';
@@ -114,4 +115,5 @@ export const HANDLERS: Record<RouteName, Handler> = {
   addJwtKeys: account((ctx, actor, i) => json(addJwtKeysOp(ctx, actor, i.body as AddJwtKeysRequest))),
   replaceJwtKeys: account((ctx, actor, i) => json(replaceJwtKeysOp(ctx, actor, i.body as AddJwtKeysRequest))),
   deleteJwtKey: account((ctx, actor, i) => json(deleteJwtKeyOp(ctx, actor, param(i, 'kid')))),
+  ...WEBHOOK_HANDLERS,
 };

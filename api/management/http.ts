@@ -23,6 +23,7 @@ import { isOriginAmong } from '../http/origin.js';
 import { noStore } from '../middleware/security-headers.js';
 import { type ContractEntry, MANAGEMENT_CONTRACT } from './contract.js';
 import { assertCsrf, CSRF_HEADER } from '../sessions/csrf.js';
+import type { WebhookService } from '../../shared/webhooks/service.js';
 import { type CallInput, HANDLERS, type Outcome } from './dispatch.js';
 import { managementSettings, type ManagementContext, resolveActor } from './operations/context.js';
 import { activeSession, allowedOrigins, clientInfo, cookieOptions, requestOrigin } from '../sessions/request-session.js';
@@ -37,6 +38,7 @@ export interface ManagementHttpDeps {
   limiter: Pick<RequestLimiter, 'usage'>;
   serviceStatus: () => Promise<'operational' | 'degraded'>;
   now?: () => Date;
+  webhooks?: WebhookService | undefined;
 }
 
 /** Request bodies are a few hundred bytes; a JWKS of 20 keys is the largest, well below this. */
@@ -60,6 +62,7 @@ export function createManagementRouter(deps: ManagementHttpDeps): Router {
       sandboxUrl: sandboxUrl(deps.config, req),
       serviceStatus: deps.serviceStatus,
       now,
+      webhooks: deps.webhooks,
     };
   }
 

@@ -25,6 +25,7 @@ export async function openDistributedWebhookService(
     box: core.box,
     schedule: producer.schedule,
     secretOverlapMs: core.secretOverlapMs,
+    allowCidrs: core.allowCidrs,
   });
   return {
     service,

@@ -5,8 +5,9 @@
  */
 import type { JobErrorInfo, JobRecord } from '../queue/types.js';
 
-export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from './event-types.js';
+
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.js';
 /** The test event sent from the management API; never matched by an endpoint's filter. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 

@@ -48,6 +48,7 @@ export async function startLocalWebhooks(options: {
     box: core.box,
     schedule: dispatcher.schedule,
     secretOverlapMs: core.secretOverlapMs,
+    allowCidrs: core.allowCidrs,
   });
   const pendingEmits = new Set<Promise<void>>();
   const stopListening = queue.onFinished((jobId) => {

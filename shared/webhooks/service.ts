@@ -17,6 +17,7 @@ export interface WebhookServiceOptions {
   box: SecretBox;
   schedule: DeliveryScheduler;
   secretOverlapMs: number;
+  allowCidrs?: readonly string[];
 }
 
 /** `msg_` + 26 base32 characters (128 random bits): the webhook-id, as Standard Webhooks suggests. */
@@ -57,6 +58,11 @@ export class WebhookService {
 
   get store(): KyselyWebhookStore {
     return this.options.store;
+  }
+
+  /** WEBHOOK_ALLOW_CIDRS, for checking endpoint URLs (endpoint-url.ts). */
+  get allowCidrs(): readonly string[] {
+    return this.options.allowCidrs ?? [];
   }
 
   /** Creates an endpoint; the returned secret is shown once and never again in clear. */
