@@ -6,11 +6,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { secretKeyBytes } from './secrets.js';
 
-export interface SignedHeaders {
+export type SignedHeaders = {
   'webhook-id': string;
   'webhook-timestamp': string;
   'webhook-signature': string;
-}
+};
 
 /** One `v1,<base64>` entry. */
 export function signatureEntry(secret: string, id: string, timestampSeconds: number, body: string): string {

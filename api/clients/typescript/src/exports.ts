@@ -26,3 +26,4 @@ export type { UploadInput, UploadProgress } from './upload/source.js';
 export { FILE_ENDPOINT_MAX_BYTES, type AutoUploadOptions, type UploadOptions } from './upload/upload.js';
 export type { V1Api, V1UploadOptions } from './v1.js';
 export type { V2Api, V2Jobs } from './v2.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
