@@ -16,7 +16,8 @@ export async function startWorkerWebhooks(config: Config, logger: Logger, metric
     return undefined;
   }
   const store = await openAccountStore(config);
-  const core = await openWebhookCore(config, store.db, logger, { metrics: webhookMetrics(metrics.registry) });
+  const figures = webhookMetrics(metrics.registry);
+  const core = await openWebhookCore(config, store.db, logger, { metrics: figures });
   if (core === undefined) {
     await store.close();
     return undefined;
@@ -30,6 +31,7 @@ export async function startWorkerWebhooks(config: Config, logger: Logger, metric
     perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     lockDurationMs: config.WORKER_LOCK_MS,
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    metrics: figures,
   });
   return {
     onJobFinished: worker.onJobFinished,

@@ -15,6 +15,7 @@ import { WEBHOOK_QUEUE_NAME } from '../../shared/naming.js';
 import { bullPrefixOf } from '../../shared/queue/bullmq-wire.js';
 import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js';
 import { BullMqWebhookProducer, type WebhookJobData } from '../../shared/webhooks/bullmq.js';
+import type { WebhookMetrics } from '../../shared/webhooks/metrics.js';
 import type { WebhookCore } from '../../shared/webhooks/open.js';
 import { WebhookService } from '../../shared/webhooks/service.js';
 import type { FinishedJobListener } from './options.js';
@@ -32,6 +33,8 @@ export interface WebhookWorkerOptions {
   stalledIntervalMs?: number;
   /** How often due deliveries with no queued attempt are looked for; 0: never. */
   rescueIntervalMs?: number;
+  /** Sets the pending-deliveries gauge at each rescue sweep. */
+  metrics?: WebhookMetrics;
 }
 
 export interface WebhookWorker {
@@ -85,6 +88,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
       : setInterval(() => {
           void (async () => {
             for (const d of await core.store.dueDeliveries(Date.now() - rescueMs, 500)) await producer.attempt(d.id, d.attempts);
+            options.metrics?.backlog(await core.store.pendingCount());
           })().catch((err: unknown) => logger.warn({ err }, 'webhook rescue sweep failed'));
         }, rescueMs);
   rescue?.unref();
