@@ -6,7 +6,7 @@
  * node would not open what another node sealed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { parseSecretsKey, SecretBox } from './secrets.js';
@@ -21,11 +21,16 @@ export async function openSecretBox(
   if (config.mode !== 'embedded') return undefined;
   const file = path.join(config.dataDir, SECRETS_KEY_FILE);
   await mkdir(config.dataDir, { recursive: true });
+  // Written whole under a name of its own, then linked into place: link() fails if the file
+  // exists, so of two processes starting together one key wins, and no reader sees a half-written file.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(draft, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   try {
-    // 'wx': two processes starting together (server and admin CLI) cannot both write one.
-    await writeFile(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    await link(draft, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
   return new SecretBox(parseSecretsKey(await readFile(file, 'utf8')), previous);
 }

@@ -1,10 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { checkAddress, parseCidrList } from '../../shared/net/address-policy.js';
 import { jobEvent } from '../../shared/webhooks/events.js';
 import { DEFAULT_RETRY_SCHEDULE_MS, nextDelayMs, parseRetryAfter, parseRetrySchedule } from '../../shared/webhooks/schedule.js';
 import { generateSecret, parseSecretsKey, SecretBox, secretKeyBytes } from '../../shared/webhooks/secrets.js';
+import { openSecretBox } from '../../shared/webhooks/secrets-key.js';
 import { signatureMatches, signedHeaders } from '../../shared/webhooks/signature.js';
 
 describe('signing (Standard Webhooks v1)', () => {
@@ -123,5 +127,23 @@ describe('WEBHOOK_ALLOW_CIDRS in the address policy', () => {
     expect(checkAddress('10.0.0.1', { allowCidrs: ['127.0.0.0/8'] })).toEqual({ allowed: false, rule: 'private' });
     expect(parseCidrList(' 10.0.0.0/8, ::1 ,')).toEqual(['10.0.0.0/8', '::1']);
     expect(() => parseCidrList('10.0.0.0/33')).toThrow(/10.0.0.0\/33/);
+  });
+});
+
+describe('the embedded key file', () => {
+  it('is made once (mode 0600) by concurrent starts, and every later start reads the same key', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sha224d-key-'));
+    const config = { SECRETS_KEY: undefined, SECRETS_KEY_PREVIOUS: undefined, mode: 'embedded' as const, dataDir };
+    const boxes = await Promise.all(Array.from({ length: 4 }, () => openSecretBox(config)));
+    const sealed = boxes[0]!.seal('whsec_same', 'ep');
+    for (const box of [...boxes, await openSecretBox(config)]) expect(box!.open(sealed, 'ep')).toBe('whsec_same');
+    expect(statSync(path.join(dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dataDir)).toEqual(['secrets.key']);
+  });
+
+  it('is not made in distributed mode: no SECRETS_KEY, no webhooks', async () => {
+    expect(
+      await openSecretBox({ SECRETS_KEY: undefined, SECRETS_KEY_PREVIOUS: undefined, mode: 'distributed', dataDir: '/nonexistent' }),
+    ).toBeUndefined();
   });
 });
