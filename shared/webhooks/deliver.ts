@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { KyselyWebhookStore, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
 import type { SecretBox } from './secrets.js';
 import { nextDelayMs, parseRetryAfter } from './schedule.js';
-import { sendAttempt, type AttemptOutcome, type SendPolicy } from './send.js';
+import type { AttemptOutcome, SendPolicy } from './send.js';
 import { signedHeaders } from './signature.js';
 import type { WebhookMetrics } from './metrics.js';
 
@@ -57,6 +57,8 @@ export class WebhookDeliverer {
     }
     const timestamp = Math.floor(now() / 1000);
     const headers = signedHeaders(this.activeSecrets(endpoint, now()), delivery.id, timestamp, delivery.payload);
+    // undici is loaded with the first attempt, not at start: most embedded nodes never send one.
+    const { sendAttempt } = await import('./send.js');
     const outcome = await sendAttempt(endpoint.url, headers, delivery.payload, this.options.send);
     const verdict = classify(outcome);
     this.options.metrics?.attempted(verdict.kind, outcome.latencyMs / 1000);
