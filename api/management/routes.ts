@@ -1,7 +1,7 @@
 /**
  * The management API's routes: method and path of every operation, below MANAGEMENT_BASE. Plain
- * data with no imports, so the dashboard's browser code and the server's route table read the same
- * list; the schemas of each route are in contract.ts. Paths use OpenAPI's `{name}` parameters.
+ * data importing only plain data (the webhook routes), so the dashboard's browser code and the
+ * server's route table read the same list; the schemas of each route are in contract.ts. Paths use OpenAPI's `{name}` parameters.
  */
 import { WEBHOOK_ROUTES } from './webhooks/routes.js';
 
