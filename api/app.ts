@@ -127,6 +127,7 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
         catalog: deps.catalog,
         limiter: deps.limiter,
         serviceStatus: async () => (Object.values(await probeDependencies(deps)).every(Boolean) ? 'operational' : 'degraded'),
+        webhooks: deps.webhooks,
       }),
     ),
   );

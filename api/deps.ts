@@ -1,4 +1,5 @@
 import type { Authenticator } from '../shared/auth/authenticator.js';
+import type { WebhookService } from '../shared/webhooks/service.js';
 import type { Principal } from '../shared/auth/principal.js';
 import type { BlobStore } from '../shared/blob/types.js';
 import type { Config } from '../shared/config.js';
@@ -30,6 +31,8 @@ export interface ApiEngines {
   metrics?: Metrics;
   /** Closed after the listeners and before the queue and store (e.g. an in-process worker pool). */
   cleanups?: Array<() => Promise<void>>;
+  /** Webhook endpoints and deliveries (shared/webhooks/); undefined when webhooks are off (no SECRETS_KEY). */
+  webhooks?: WebhookService;
 }
 
 /** What the handlers get: the engines and what api/compose.ts builds on them, once per node. */

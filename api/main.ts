@@ -13,6 +13,7 @@ import { checkRedisAtStart } from '../shared/queue/redis-requirements.js';
 import { BullMqJobQueue } from '../shared/queue/bullmq-queue.js';
 import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
 import { startApiNode } from './node.js';
+import { openDistributedWebhookService } from '../shared/webhooks/distributed-api.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -41,7 +42,18 @@ async function main(): Promise<void> {
   const metrics = processMetrics();
   const stats = new BullMqQueueStats({ connection: redis, prefix: config.QUEUE_PREFIX, logger });
   metrics.collectors.add(stats.collector(metrics));
-  const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups: [() => stats.close()] });
+  const webhooks = await openDistributedWebhookService(config, store.db, logger);
+  const cleanups = [() => stats.close(), ...(webhooks ? [() => webhooks.close()] : [])];
+  const node = await startApiNode({
+    config,
+    logger,
+    store,
+    queue,
+    blobs,
+    metrics,
+    cleanups,
+    ...(webhooks ? { webhooks: webhooks.service } : {}),
+  });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
   // The first node to take the store's first-start lock creates the admin and prints its key and
   // link; every other node, now or later, prints nothing (shared/accounts/first-start.ts). Before

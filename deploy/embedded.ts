@@ -16,6 +16,8 @@ import { setQueueFigures } from '../shared/metrics/record.js';
 import { InProcessQueue } from '../shared/queue/in-process.js';
 import { createJobHandlers } from '../workers/registry.js';
 import { proofFirstStartText } from '../shared/proof/first-start.js';
+import { startLocalWebhooks } from '../shared/webhooks/local.js';
+import { webhookMetrics } from '../shared/webhooks/metrics.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -55,7 +57,19 @@ async function main(): Promise<void> {
             }),
         });
   const cleanups = sweeper === undefined ? [] : [() => sweeper.close()];
-  const node = await startApiNode({ config, logger, store, queue, blobs, metrics, cleanups });
+  // Pending deliveries live in SQLite: the dispatcher's first pass resumes any a restart left.
+  const webhooks = await startLocalWebhooks({ config, db: store.db, queue, logger, metrics: webhookMetrics(metrics.registry) });
+  if (webhooks !== undefined) cleanups.push(() => webhooks.close());
+  const node = await startApiNode({
+    config,
+    logger,
+    store,
+    queue,
+    blobs,
+    metrics,
+    cleanups,
+    ...(webhooks ? { webhooks: webhooks.service } : {}),
+  });
   logger.info({ mode: 'embedded', port: node.listeners.main.port, dataDir: config.dataDir }, 'sha224d listening');
   const plain = node.baseUrl.startsWith('http:');
   // Embedded mode may serve plain HTTP on localhost for development, and says so.

@@ -243,6 +243,30 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-2](\.(0|[1-9][0-9]*))+$/u)
     .default('2.25.263743475245763918334981377265087041885'),
+
+  // --- Webhooks (docs/webhooks.md) ---
+  /**
+   * AES-256 key (64 hex digits or base64 of 32 bytes) sealing secrets that must be read back
+   * (webhook signing secrets). Unset in embedded mode: generated once into DATA_DIR/secrets.key.
+   * Distributed mode needs it set, the same on every node. Never logged.
+   */
+  SECRETS_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** The key before a rotation of SECRETS_KEY: still opens what it sealed (docs/webhooks.md "Secrets"). */
+  SECRETS_KEY_PREVIOUS: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** Comma-separated addresses/CIDRs webhook delivery may reach although private (and over plain http). */
+  WEBHOOK_ALLOW_CIDRS: z.string().default(''),
+  /** Retry schedule, e.g. `0,5s,5m,30m,2h,5h,10h,10h` (the default); tests squeeze it. */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default('0,5s,5m,30m,2h,5h,10h,10h'),
+  /** Per-attempt bound: connect, answer and the body excerpt. */
+  WEBHOOK_TIMEOUT_MS: int(100).default(15_000),
+  /** An endpoint failing without one success for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),
+  /** Attempts in flight to one endpoint at once (per process). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(1).max(64).default(4),
+  /** Embedded mode: how often the delivery table is read for due attempts. */
+  WEBHOOK_POLL_MS: int(10).default(1000),
+  /** After a secret rotation, how long the old secret still signs alongside the new one. */
+  WEBHOOK_SECRET_OVERLAP_HOURS: z.coerce.number().min(0).default(24),
 });
 
 /** An origin-only http(s) URL: what PUBLIC_URL must be. */

@@ -10,10 +10,10 @@ import type { OpenedLimiter } from './limits/types.js';
 import type { Logger } from './log.js';
 import { processMetrics, type Metrics } from './metrics/catalogue.js';
 import { databaseOptionsFromConfig } from './store/database.js';
-import { createStore } from './store/kysely-store.js';
+import { createStore, type KyselyAccountStore } from './store/kysely-store.js';
 import type { AccountStore } from './store/types.js';
 
-export function openAccountStore(config: Config): Promise<AccountStore> {
+export function openAccountStore(config: Config): Promise<KyselyAccountStore> {
   return createStore(databaseOptionsFromConfig(config));
 }
 

@@ -11,6 +11,9 @@ export function bullQueueName(queue: QueueName): string {
   return `${KEY_PREFIX}-${queue}`;
 }
 
+/** The BullMQ queue of webhook work in distributed mode (shared/webhooks/bullmq.ts): events, then attempts. */
+export const WEBHOOK_QUEUE_NAME = `${KEY_PREFIX}-webhook`;
+
 /** Where every uploaded body lives in the blob store: what the blob sweep lists (shared/blob/sweep.ts). */
 export const UPLOADS_BLOB_PREFIX = 'uploads/';
 

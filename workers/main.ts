@@ -20,6 +20,7 @@ import { onShutdown } from '../shared/shutdown.js';
 import { startWorkerBlobSweep } from './blob-sweep.js';
 import { assertMetricsBinding, DEFAULT_METRICS_PORT, startMetricsServer } from './metrics-server.js';
 import { createJobHandlers } from './registry.js';
+import { startWorkerWebhooks } from './webhook-setup.js';
 
 function parseQueues(value: string): QueueName[] {
   const names = value
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
     logger,
     ready: probe,
   });
+  const webhooks = await startWorkerWebhooks(config, logger, metrics);
   const pool = await startBullMqWorkers({
     connection: redis,
     handlers: createJobHandlers({ allowLoopbackUrls: config.URL_FETCH_ALLOW_LOOPBACK }),
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
     backoffMaxMs: config.JOB_BACKOFF_MAX_MS,
     maxStalledCount: config.JOB_MAX_STALLED_COUNT,
     metrics,
+    ...(webhooks === undefined ? {} : { onJobFinished: webhooks.onJobFinished }),
   });
   // The persisted backstop of blob retention: deletes what the pool's timers could not (restarts, S3 outages).
   const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger });
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
   // The listener stays up while jobs drain, so /metrics and /healthz answer until the end.
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => pool.close(),
+    async () => webhooks?.close(),
     async () => sweep?.close(),
     () => stats.close(),
     () => closeRedis(pings),

@@ -102,6 +102,8 @@ export class JobExecutor {
       accountId: principal.accountId,
       idempotencyKey: idempotency?.key,
       fingerprint: idempotency?.fingerprint,
+      // Every async job is announced to the account's webhook endpoints when it finishes.
+      webhook: {},
     });
   }
 }

@@ -57,6 +57,7 @@ import {
 import { SandboxResponse } from './schemas/sandbox.js';
 import { UsageQuery, UsageResponse } from './schemas/usage.js';
 import type { MANAGEMENT_ROUTES, RouteName } from './routes.js';
+import { WEBHOOK_CONTRACT } from './webhooks/contract.js';
 
 type Schema = z.ZodType;
 
@@ -196,6 +197,7 @@ export const MANAGEMENT_CONTRACT = {
     response: JwtKeyListResponse,
   },
   deleteJwtKey: { auth: 'account', params: JwtKeyParams, summary: 'Delete a key; its tokens stop working at once', response: Ok },
+  ...WEBHOOK_CONTRACT,
 } as const satisfies Record<RouteName, ContractEntry>;
 
 type Contract = typeof MANAGEMENT_CONTRACT;

@@ -22,6 +22,7 @@ import { isOriginAmong } from '../http/origin.js';
 import { noStore } from '../middleware/security-headers.js';
 import { mountRoutes } from '../http/route-table.js';
 import { assertCsrf, CSRF_HEADER } from '../sessions/csrf.js';
+import type { WebhookService } from '../../shared/webhooks/service.js';
 import { MANAGEMENT_TABLE, type ManagementTableContext, type Outcome } from './table.js';
 import { managementSettings } from './operations/context.js';
 import { activeSession, allowedOrigins, clientInfo, cookieOptions, requestOrigin } from '../sessions/request-session.js';
@@ -35,6 +36,7 @@ export interface ManagementHttpDeps {
   limiter: Pick<RequestLimiter, 'usage'>;
   serviceStatus: () => Promise<'operational' | 'degraded'>;
   now?: () => Date;
+  webhooks?: WebhookService | undefined;
 }
 
 /** Request bodies are a few hundred bytes; a JWKS of 20 keys is the largest, well below this. */
@@ -86,6 +88,7 @@ export function createManagementRouter(deps: ManagementHttpDeps): Router {
         sandboxUrl: sandboxUrl(deps.config, req),
         serviceStatus: deps.serviceStatus,
         now,
+        webhooks: deps.webhooks,
       };
     },
     sessionOf: (req) => {

@@ -1,8 +1,10 @@
 /**
  * The management API's routes: method and path of every operation, below MANAGEMENT_BASE. Plain
- * data with no imports, so the dashboard's browser code and the server's route table read the same
- * list; the schemas of each route are in contract.ts. Paths use OpenAPI's `{name}` parameters.
+ * data importing only plain data (the webhook routes), so the dashboard's browser code and the
+ * server's route table read the same list; the schemas of each route are in contract.ts. Paths use OpenAPI's `{name}` parameters.
  */
+import { WEBHOOK_ROUTES } from './webhooks/routes.js';
+
 export const MANAGEMENT_BASE = '/dashboard/api';
 
 export const MANAGEMENT_ROUTES = {
@@ -41,6 +43,7 @@ export const MANAGEMENT_ROUTES = {
   addJwtKeys: { method: 'POST', path: '/accounts/{accountId}/jwt-keys' },
   replaceJwtKeys: { method: 'PUT', path: '/accounts/{accountId}/jwt-keys' },
   deleteJwtKey: { method: 'DELETE', path: '/accounts/{accountId}/jwt-keys/{kid}' },
+  ...WEBHOOK_ROUTES,
 } as const;
 
 export type RouteName = keyof typeof MANAGEMENT_ROUTES;

@@ -45,6 +45,7 @@ import type { RegisterOAuthAppRequest, UpdateOAuthAppRequest } from './schemas/o
 import type { UsageQuery } from './schemas/usage.js';
 import { clientInfo, type ClientInfo } from '../sessions/request-session.js';
 import type { ActiveSession } from '../sessions/sessions.js';
+import { WEBHOOK_HANDLERS } from './webhooks/handlers.js';
 
 export interface CallInput {
   params: Record<string, string>;
@@ -124,6 +125,7 @@ const HANDLERS: Record<RouteName, Handler> = {
   addJwtKeys: account((ctx, actor, i) => json(addJwtKeysOp(ctx, actor, i.body as AddJwtKeysRequest))),
   replaceJwtKeys: account((ctx, actor, i) => json(replaceJwtKeysOp(ctx, actor, i.body as AddJwtKeysRequest))),
   deleteJwtKey: account((ctx, actor, i) => json(deleteJwtKeyOp(ctx, actor, param(i, 'kid')))),
+  ...WEBHOOK_HANDLERS,
 };
 
 /** Who may call a management route (contract.ts `auth`), as the table's guard (http.ts) reads it. */

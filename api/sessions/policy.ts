@@ -29,6 +29,8 @@ export const ACTIONS = [
   'members.manage_owners',
   'jwt_keys.read',
   'jwt_keys.manage',
+  'webhooks.read',
+  'webhooks.manage',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -41,6 +43,7 @@ const READ: readonly Action[] = [
   'grants.read',
   'members.read',
   'jwt_keys.read',
+  'webhooks.read',
 ];
 const DEVELOP: readonly Action[] = [...READ, 'keys.manage.development', 'keys.manage.client'];
 const ADMINISTER: readonly Action[] = [
@@ -54,6 +57,7 @@ const ADMINISTER: readonly Action[] = [
   'oauth.consent',
   'members.manage',
   'jwt_keys.manage',
+  'webhooks.manage',
 ];
 
 export const ROLE_ACTIONS: { readonly [R in Role]: ReadonlySet<Action> } = {

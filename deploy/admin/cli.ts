@@ -21,6 +21,7 @@ import { usageCommand } from './usage-command.js';
 import { UsageError } from './usage-error.js';
 import { serviceVersion } from './version.js';
 import { usersCommand } from './user-commands.js';
+import { webhooksCommand } from './webhook-commands.js';
 import { withStore } from './with-store.js';
 import { type ApiKeyRecord, KEY_TYPES, type KeyType, type Plan, PLANS } from '../../shared/store/types.js';
 
@@ -193,6 +194,7 @@ export function buildProgram(): Command {
   for (const command of [queuesCommand(), jobsCommand(), usageCommand()]) program.addCommand(command);
   // People who sign in to the dashboard, with one-time links to set passwords.
   program.addCommand(usersCommand());
+  program.addCommand(webhooksCommand());
   return program;
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { databaseOptionsFromConfig, isPostgresUrl } from '../../shared/store/database.js';
-import { createStore } from '../../shared/store/kysely-store.js';
+import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 import type { AccountStore } from '../../shared/store/types.js';
 import { UsageError } from './usage-error.js';
 
@@ -11,7 +11,7 @@ import { UsageError } from './usage-error.js';
  * without the server's DATA_DIR would otherwise edit a new, empty store that no server reads
  * (docs/decisions.md "Operating: the admin CLI's queue commands and the queue UI").
  */
-export async function openAdminStore(config: Config): Promise<AccountStore> {
+export async function openAdminStore(config: Config): Promise<KyselyAccountStore> {
   const options = databaseOptionsFromConfig(config);
   if (!isPostgresUrl(options.databaseUrl) && !fs.existsSync(options.sqlitePath)) {
     throw new UsageError(

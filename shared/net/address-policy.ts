@@ -44,6 +44,12 @@ export interface AddressPolicyOptions {
    * 127.0.0.1 and still prove that a hop to another loopback address (127.0.0.2, ::1) is refused.
    */
   allowLoopback?: boolean;
+  /**
+   * Ranges (CIDR, or single addresses) an operator has vetted: an address inside one is allowed
+   * whatever its range. Used by webhook delivery (WEBHOOK_ALLOW_CIDRS) to reach internal
+   * receivers; the URL fetcher passes none.
+   */
+  allowCidrs?: readonly string[];
 }
 
 export type AddressVerdict = { allowed: true } | { allowed: false; rule: DeniedRange };
@@ -215,9 +221,35 @@ export function checkAddress(ip: string, options: AddressPolicyOptions = {}): Ad
   } catch {
     return { allowed: false, rule: 'invalid' };
   }
+  if (options.allowCidrs !== undefined && options.allowCidrs.length > 0 && inAllowedCidr(addr, options.allowCidrs))
+    return { allowed: true };
   return addr.kind() === 'ipv4' ? checkV4(addr as ipaddr.IPv4, options.allowLoopback === true) : checkV6(addr as ipaddr.IPv6, options);
 }
 
 export function isAddressAllowed(ip: string, options: AddressPolicyOptions = {}): boolean {
   return checkAddress(ip, options).allowed;
+}
+
+/** True if `addr` (or the IPv4 address an IPv4-mapped form carries) lies in one of `cidrs`. */
+function inAllowedCidr(addr: Parsed, cidrs: readonly string[]): boolean {
+  const forms: Parsed[] = [addr];
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) forms.push((addr as ipaddr.IPv6).toIPv4Address());
+  for (const cidr of cidrs) {
+    const range = cidr.includes('/') ? ipaddr.parseCIDR(cidr) : ([ipaddr.parse(cidr), cidr.includes(':') ? 128 : 32] as [Parsed, number]);
+    for (const form of forms) if (form.kind() === range[0].kind() && form.match(range)) return true;
+  }
+  return false;
+}
+
+/** Checks a WEBHOOK_ALLOW_CIDRS-style list at configuration time; throws naming the bad entry. */
+export function parseCidrList(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const ok = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!ok) throw new Error(`not an address or CIDR range: ${entry}`);
+  }
+  return entries;
 }

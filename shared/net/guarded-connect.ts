@@ -96,7 +96,10 @@ function remoteVerdict(socket: Socket, policy: AddressPolicyOptions): AddressVer
 
 /** An undici `connect` function enforcing the policy on every connection it opens. */
 export function guardedConnector(options: GuardOptions): buildConnector.connector {
-  const policy: AddressPolicyOptions = { allowLoopback: options.allowLoopback === true };
+  const policy: AddressPolicyOptions = {
+    allowLoopback: options.allowLoopback === true,
+    ...(options.allowCidrs === undefined ? {} : { allowCidrs: options.allowCidrs }),
+  };
   const connect = buildConnector({
     lookup: guardLookup(policy, options.lookup),
     timeout: options.connectTimeoutMs,

@@ -359,6 +359,7 @@ export class BullMqJobQueue implements JobQueue {
       const trace = traceFields(currentTrace());
       if (trace.requestId !== undefined || trace.traceparent !== undefined) data.trace = trace;
       if (replyTo !== undefined) data.replyTo = replyTo;
+      if (options.webhook !== undefined) data.webhook = options.webhook;
       try {
         // A replay (above) is answered even while the queue is full; a new job is not.
         if (idemKey !== undefined) await this.bound.admit(queueName);

@@ -6,7 +6,7 @@ import type { Job } from 'bullmq';
 import type { JobKind, JobPayloads, JobResults } from '../jobs/contracts.js';
 import { BULL_PREFIX, JOB_EVENTS_CHANNEL, namespacedRedisKey, nodeJobEventsChannel } from '../naming.js';
 import type { TraceContext } from '../trace.js';
-import type { JobErrorInfo, JobState } from './types.js';
+import type { JobErrorInfo, JobState, WebhookTarget } from './types.js';
 
 /** What a BullMQ job carries: small, JSON, never bytes (blobs travel as references). */
 export interface BullJobData<K extends JobKind = JobKind> {
@@ -21,6 +21,8 @@ export interface BullJobData<K extends JobKind = JobKind> {
    * (async jobs, jobs queued before it existed): an id-only message on the shared channel.
    */
   replyTo?: string;
+  /** Async jobs: announced to webhooks when finished (workers/bullmq/finisher.ts). */
+  webhook?: WebhookTarget;
 }
 
 export type BullJob = Job<BullJobData, JobResults[JobKind], JobKind>;

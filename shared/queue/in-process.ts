@@ -73,6 +73,7 @@ export class InProcessQueue implements JobQueue, WorkerPool {
       state: 'queued',
       payload,
       createdAt: Date.now(),
+      ...(options.webhook === undefined ? {} : { webhook: options.webhook }),
     };
     const trace = currentTrace();
     if (trace !== undefined) record.trace = traceFields(trace);

@@ -25,6 +25,13 @@ export interface JobRecordOf<K extends JobKind> {
   /** The request that created the job (shared/trace.ts); for its log lines, never returned to callers. */
   trace?: TraceContext;
   finishedAt?: number;
+  /** Set on async jobs: their finish is announced to the account's webhooks (shared/webhooks/). */
+  webhook?: WebhookTarget;
+}
+
+/** Which webhook endpoints hear of a finished async job: all matching ones, or the one named. */
+export interface WebhookTarget {
+  endpointId?: string;
 }
 
 /**
@@ -42,6 +49,8 @@ export interface SubmitOptions {
    * another fingerprint fails with IDEMPOTENCY_KEY_REUSED.
    */
   fingerprint?: string;
+  /** Async submissions set it (api/jobs/executor.ts): the finished job becomes webhook deliveries. */
+  webhook?: WebhookTarget;
 }
 
 export interface RunOptions extends SubmitOptions {

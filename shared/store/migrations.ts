@@ -20,6 +20,7 @@ import { setTimeout } from 'node:timers/promises';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { isPostgres } from './database.js';
 import { dashboardAccountsMigration } from './migrations/0003-dashboard-accounts.js';
+import { webhooksMigration } from './migrations/0007-webhooks.js';
 import type { Database } from './schema.js';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -150,6 +151,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Webhook endpoints (secrets sealed, not hashed: they sign) and deliveries (docs/webhooks.md).
+  '0007_webhooks': webhooksMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

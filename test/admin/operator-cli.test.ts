@@ -395,6 +395,8 @@ describe('admin CLI: usage, --json lists, --version', () => {
       'users create',
       'users reset-password',
       'users list',
+      'webhooks list',
+      'webhooks deliveries',
     ]);
     const withoutJson = [...commands, ['queues', buildProgram().commands.find((c) => c.name() === 'queues')!] as [string, Command]]
       .filter(([, command]) => !command.options.some((o) => o.long === '--json'))

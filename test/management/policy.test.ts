@@ -26,6 +26,8 @@ const MATRIX: Record<Action, string> = {
   'members.manage_owners': 'O',
   'jwt_keys.read': 'VDAO',
   'jwt_keys.manage': 'AO',
+  'webhooks.read': 'VDAO',
+  'webhooks.manage': 'AO',
 };
 const LETTER: Record<Role, string> = { viewer: 'V', developer: 'D', admin: 'A', owner: 'O' };
 

@@ -75,6 +75,8 @@ describe('migrations on PostgreSQL', () => {
         'usage_flushes',
         'usage_key_daily',
         'users',
+        'webhook_deliveries',
+        'webhook_endpoints',
       ].sort(),
     );
   });

@@ -9,6 +9,8 @@ import type { RedisClient } from '../../shared/redis/client-factory.js';
 import type { BlobStore } from '../../shared/blob/types.js';
 import { blobOf } from '../../shared/jobs/contracts.js';
 import type { Logger } from '../../shared/log.js';
+import type { FinishedJob } from '../../shared/webhooks/events.js';
+import type { FinishedJobListener } from './options.js';
 import { jobOwnerRedisKey, namespacedRedisKey } from '../../shared/naming.js';
 import { publishMessage } from '../../shared/redis/pubsub.js';
 import {
@@ -32,6 +34,8 @@ export interface FinisherOptions {
   logger: Logger;
   prefix: string | undefined;
   blobRetentionMs: number;
+  /** Told of each finished async job (a webhook target set at submission). */
+  onJobFinished?: FinishedJobListener;
 }
 
 export class JobFinisher {
@@ -72,6 +76,8 @@ export class JobFinisher {
     }
     const blob = blobOf(job.data.kind, job.data.payload);
     if (blob !== undefined) this.deleteBlob(blob.key);
+    if (job.data.webhook !== undefined && job.id !== undefined)
+      this.options.onJobFinished?.(finishedJobOfBull(job, state), job.data.webhook);
   }
 
   /** A bundle's outcomes (or, while it retries, its final items) to the node that submitted it. */
@@ -112,4 +118,12 @@ export class JobFinisher {
     timer.unref();
     this.blobTimers.add(timer);
   }
+}
+
+/** What a webhook event says of a finished BullMQ job. */
+function finishedJobOfBull(job: BullJob, state: JobFinishedMessage['state']): FinishedJob {
+  const base = { id: job.id ?? '', kind: job.data.kind, accountId: job.data.accountId, finishedAt: job.finishedOn ?? Date.now() };
+  return state === 'completed'
+    ? { ...base, state, result: job.returnvalue }
+    : { ...base, state, error: parseFailedReason(job.failedReason) };
 }

@@ -5,7 +5,8 @@ import { QUEUE_NAMES, type QueueName } from '../../shared/jobs/contracts.js';
 import type { Logger } from '../../shared/log.js';
 import type { Metrics } from '../../shared/metrics/catalogue.js';
 import { DEFAULT_RETRY_POLICY } from '../../shared/queue/retry-policy.js';
-import type { JobHandlers } from '../../shared/queue/types.js';
+import type { JobHandlers, WebhookTarget } from '../../shared/queue/types.js';
+import type { FinishedJob } from '../../shared/webhooks/events.js';
 
 export interface BullMqWorkersOptions {
   /** The configured Redis (Config.redis), or a redis:// URL. */
@@ -32,7 +33,12 @@ export interface BullMqWorkersOptions {
   maxStalledCount?: number;
   /** Default: this process's registry. */
   metrics?: Metrics;
+  /** Each finished async job (completed, or failed for good): where webhook events start (workers/bullmq/webhooks.ts). */
+  onJobFinished?: FinishedJobListener;
 }
+
+/** Told of a finished job once its outcome is final. */
+export type FinishedJobListener = (job: FinishedJob, target: WebhookTarget) => void;
 
 export interface Timings {
   lockDurationMs: number;

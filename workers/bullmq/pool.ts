@@ -27,7 +27,14 @@ export async function startBullMqWorkers(options: BullMqWorkersOptions): Promise
   // BullMQ duplicates this connection for each worker's normal and blocking clients.
   const base = createRedis(options.connection, 'worker', { logger, connectionName: 'sha224d:worker' });
   const publisher = createRedis(options.connection, 'worker', { logger, connectionName: 'sha224d:worker-events' });
-  const finisher = new JobFinisher({ publisher, blobs: options.blobs, logger, prefix, blobRetentionMs: options.blobRetentionMs });
+  const finisher = new JobFinisher({
+    publisher,
+    blobs: options.blobs,
+    logger,
+    prefix,
+    blobRetentionMs: options.blobRetentionMs,
+    ...(options.onJobFinished === undefined ? {} : { onJobFinished: options.onJobFinished }),
+  });
   const dispatch = createDispatch({
     handlers: options.handlers,
     blobs: options.blobs,

@@ -12,6 +12,7 @@ import type { Role } from '../../../shared/store/dashboard-types.js';
 import type { Account, AccountStore } from '../../../shared/store/types.js';
 import type { ActiveSession, SessionPolicy } from '../../sessions/sessions.js';
 import type { ThrottlePolicy } from '../../sessions/sign-in.js';
+import type { WebhookService } from '../../../shared/webhooks/service.js';
 
 export interface ManagementSettings {
   session: SessionPolicy;
@@ -44,6 +45,8 @@ export interface ManagementContext {
   sandboxUrl: string | null;
   serviceStatus(): Promise<'operational' | 'degraded'>;
   now(): Date;
+  /** Webhook endpoints and deliveries; undefined when webhooks are off (api/management/webhooks/). */
+  webhooks?: WebhookService | undefined;
 }
 
 /** Who acts on an account: a signed-in person, their membership and the account as it is now. */

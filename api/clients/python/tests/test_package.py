@@ -20,7 +20,7 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(sha224d.__file__))
 
 # sys.stdlib_module_names exists from 3.10; on 3.9 the list below covers what the package may use.
 STDLIB = set(getattr(sys, "stdlib_module_names", ())) or {
-    "__future__", "base64", "dataclasses", "email", "http", "io", "json", "os", "platform", "random",
+    "__future__", "base64", "dataclasses", "email", "hashlib", "hmac", "http", "io", "json", "os", "platform", "random",
     "re", "select", "socket", "ssl", "stat", "threading", "time", "typing", "urllib", "uuid",
 }  # fmt: skip
 

@@ -27,3 +27,4 @@ export { FILE_ENDPOINT_MAX_BYTES, type AutoUploadOptions, type UploadOptions } f
 export type { V1Api, V1UploadOptions } from './v1.js';
 export type { V2Api, V2Jobs } from './v2.js';
 export { ReceiptVerificationError, verifyReceipt, type ReceiptInput, type VerifiedReceipt, type VerifyReceiptOptions } from './receipt.js';
+export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhooks.js';

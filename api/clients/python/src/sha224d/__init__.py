@@ -45,8 +45,11 @@ from .operations import OPERATIONS, Operation
 from .retry import RetryEvent, RetryPolicy
 from .session import BearerToken
 from .transport import ProgressCallback
+from .webhooks import WebhookVerificationError, verify_webhook
 
 __all__ = [
+    "verify_webhook",
+    "WebhookVerificationError",
     "__version__",
     "ApiError",
     "AuthenticationError",

@@ -1,0 +1,85 @@
+/**
+ * The events a webhook carries (docs/webhooks.md "Events"). Thin on purpose: the job's id, kind,
+ * final status and its digest or error; anything larger (a batch's items) is read with
+ * GET /v2/jobs/{id}, so a payload never carries more than a receiver expects to log.
+ */
+import type { JobErrorInfo, JobRecord } from '../queue/types.js';
+
+import type { WebhookEventType } from './event-types.js';
+
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.js';
+/** The test event sent from the management API; never matched by an endpoint's filter. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+export interface JobEventData {
+  job_id: string;
+  kind: string;
+  status: 'completed' | 'failed';
+  /** Lower-case hex SHA-224 of the job's input, for kinds that yield one digest. */
+  hash?: string;
+  /** Bytes hashed, with `hash`. */
+  size?: number;
+  /** Items in a batch job's result. */
+  count?: number;
+  error?: JobErrorInfo;
+}
+
+export interface WebhookEvent {
+  type: WebhookEventType | typeof TEST_EVENT_TYPE;
+  /** ISO 8601, when the event happened (not when it was sent). */
+  timestamp: string;
+  data: JobEventData | { message: string };
+}
+
+/** The job a finished job's event describes, from what the queue holds. */
+export interface FinishedJob {
+  id: string;
+  kind: string;
+  accountId: string;
+  state: 'completed' | 'failed';
+  result?: unknown;
+  error?: JobErrorInfo;
+  finishedAt?: number;
+}
+
+function digestOf(result: unknown): { hash?: string; size?: number; count?: number } {
+  if (typeof result !== 'object' || result === null) return {};
+  const r = result as Record<string, unknown>;
+  if (typeof r.digest === 'string') return { hash: r.digest, ...(typeof r.size === 'number' ? { size: r.size } : {}) };
+  if (Array.isArray(r.results)) return { count: r.results.length };
+  return {};
+}
+
+export function jobEvent(job: FinishedJob, now = Date.now()): WebhookEvent {
+  const base = { job_id: job.id, kind: job.kind, status: job.state };
+  return {
+    type: job.state === 'completed' ? 'job.completed' : 'job.failed',
+    timestamp: new Date(job.finishedAt ?? now).toISOString(),
+    data:
+      job.state === 'completed'
+        ? { ...base, ...digestOf(job.result) }
+        : { ...base, error: job.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' } },
+  };
+}
+
+export function finishedJobOf(record: JobRecord): FinishedJob | undefined {
+  if (record.state !== 'completed' && record.state !== 'failed') return undefined;
+  return {
+    id: record.id,
+    kind: record.kind,
+    accountId: record.accountId,
+    state: record.state,
+    ...(record.result === undefined ? {} : { result: record.result }),
+    ...(record.error === undefined ? {} : { error: record.error }),
+    ...(record.finishedAt === undefined ? {} : { finishedAt: record.finishedAt }),
+  };
+}
+
+export function testEvent(now = Date.now()): WebhookEvent {
+  return { type: TEST_EVENT_TYPE, timestamp: new Date(now).toISOString(), data: { message: 'sha224d test event' } };
+}
+
+/** An endpoint's filter: the event types it wants, empty for all job events. */
+export function filterMatches(filter: readonly string[], type: string): boolean {
+  return filter.length === 0 || filter.includes(type);
+}

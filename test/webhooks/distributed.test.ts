@@ -1,0 +1,173 @@
+/**
+ * Distributed mode on the machine's Redis and PostgreSQL: a BullMQ job's finish becomes a
+ * `webhook` queue event, then a signed delivery; and a webhook worker killed (SIGKILL) in the
+ * middle of an attempt has the attempt taken over, so the delivery arrives at least once, with
+ * the same webhook-id every time.
+ */
+import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalDiskBlobStore } from '../../shared/blob/local-disk.js';
+import { createLogger } from '../../shared/log.js';
+import { BullMqJobQueue } from '../../shared/queue/bullmq-queue.js';
+import { createRedis, closeRedis } from '../../shared/queue/redis-connection.js';
+import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { BullMqWebhookProducer } from '../../shared/webhooks/bullmq.js';
+import { openWebhookCore, type WebhookCore } from '../../shared/webhooks/open.js';
+import { WebhookService } from '../../shared/webhooks/service.js';
+import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
+import { startWebhookWorker } from '../../workers/bullmq/webhooks.js';
+import { createJobHandlers } from '../../workers/registry.js';
+import { waitFor } from '../helpers/wait.js';
+import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from '../queue/redis-helpers.js';
+import { createTestDatabase, type TestDatabase } from '../store/engines.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+const logger = createLogger('silent');
+const secretsKey = randomBytes(32).toString('hex');
+let db: TestDatabase;
+let store: KyselyAccountStore;
+let core: WebhookCore;
+let rx: Receiver;
+let accountId: string;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('postgres');
+  store = await createStore(db.options);
+  const opened = await openWebhookCore(
+    {
+      mode: 'distributed',
+      dataDir: '/nonexistent',
+      SECRETS_KEY: secretsKey,
+      SECRETS_KEY_PREVIOUS: undefined,
+      WEBHOOK_ALLOW_CIDRS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE: '0,50ms,50ms',
+      WEBHOOK_TIMEOUT_MS: 60_000,
+      WEBHOOK_DISABLE_AFTER_DAYS: 5,
+      WEBHOOK_SECRET_OVERLAP_HOURS: 24,
+    },
+    store.db,
+    logger,
+  );
+  core = opened!;
+  rx = await startReceiver();
+  accountId = (await store.createAccount({ name: 'dist-hooks', plan: 'enterprise' })).id;
+});
+
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  await rx.close();
+  await store.close();
+  await db.cleanup();
+});
+
+function serviceOn(prefix: string): WebhookService {
+  const redis = createRedis(SHARED_REDIS_URL, 'producer', { logger });
+  const producer = new BullMqWebhookProducer(redis, prefix);
+  closers.push(async () => {
+    await producer.close();
+    await closeRedis(redis);
+  });
+  return new WebhookService({ store: core.store, box: core.box, schedule: producer.schedule, secretOverlapMs: 0 });
+}
+
+describe('distributed webhooks (BullMQ webhook queue)', () => {
+  it("a BullMQ async job's finish reaches the receiver as a signed job.completed", async () => {
+    const prefix = freshPrefix();
+    const hooks = await startWebhookWorker({
+      connection: SHARED_REDIS_URL,
+      prefix,
+      core,
+      logger,
+      concurrency: 2,
+      perEndpoint: 2,
+      rescueIntervalMs: 0,
+    });
+    const pool = await startBullMqWorkers({
+      connection: SHARED_REDIS_URL,
+      prefix,
+      handlers: createJobHandlers({ allowLoopbackUrls: false }),
+      blobs: new LocalDiskBlobStore('/tmp/unused-blobs'),
+      queues: ['hash'],
+      concurrency: 1,
+      logger,
+      blobRetentionMs: 0,
+      onJobFinished: hooks.onJobFinished,
+    });
+    const producer = new BullMqJobQueue({ connection: SHARED_REDIS_URL, retentionMs: 60_000, logger, prefix });
+    closers.push(async () => {
+      await producer.close();
+      await pool.close();
+      await hooks.close();
+      await dropPrefix(SHARED_REDIS_URL, prefix);
+    });
+    const { secret } = await serviceOn(prefix).createEndpoint({ accountId, url: rx.url('/dist') });
+    const { id } = await producer.submit('hash', { data: 'distributed', encoding: 'utf8' }, { accountId, webhook: {} });
+    const [req] = await waitFor(
+      () => rx.received.filter((r) => r.path === '/dist').length === 1 && rx.received.filter((r) => r.path === '/dist'),
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    const event = new Webhook(secret).verify(req!.body, req!.headers) as { type: string; data: Record<string, unknown> };
+    expect(event).toMatchObject({
+      type: 'job.completed',
+      data: { job_id: id, kind: 'hash', status: 'completed', hash: createHash('sha224').update('distributed').digest('hex') },
+    });
+  });
+
+  it('a webhook worker killed mid-delivery: another worker delivers it again with the same webhook-id', async () => {
+    const prefix = freshPrefix();
+    const fixture = path.join(import.meta.dirname, 'fixtures', 'webhook-worker.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, SHARED_REDIS_URL, prefix, db.options.databaseUrl!, secretsKey], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    closers.push(async () => {
+      child.kill('SIGKILL');
+      await dropPrefix(SHARED_REDIS_URL, prefix);
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`webhook worker exited with ${code}`)));
+    });
+    rx.script('/killed', { status: 0, hang: true });
+    const service = serviceOn(prefix);
+    const { endpoint, secret } = await service.createEndpoint({ accountId, url: rx.url('/killed') });
+    await service.jobFinished({ id: 'job-killed', kind: 'hash', accountId, state: 'completed', result: { digest: 'ab', size: 1 } });
+    // The child has sent the request and waits for an answer that never comes: kill it there.
+    await waitFor(() => rx.received.some((r) => r.path === '/killed'), { timeoutMs: 20_000 });
+    child.kill('SIGKILL');
+
+    const survivor = await startWebhookWorker({
+      connection: SHARED_REDIS_URL,
+      prefix,
+      core,
+      logger,
+      concurrency: 2,
+      perEndpoint: 2,
+      lockDurationMs: 1000,
+      stalledIntervalMs: 1000,
+      rescueIntervalMs: 0,
+    });
+    closers.push(() => survivor.close());
+    const reqs = await waitFor(
+      () => rx.received.filter((r) => r.path === '/killed').length >= 2 && rx.received.filter((r) => r.path === '/killed'),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    expect(new Set(reqs.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    for (const r of reqs) new Webhook(secret).verify(r.body, r.headers);
+    const delivered = await waitFor(async () => {
+      const [d] = await core.store.deliveries({ endpointId: endpoint.id, limit: 1 });
+      return d?.status === 'delivered' && d;
+    });
+    expect(delivered.id).toBe(reqs[0]!.headers['webhook-id']);
+  });
+});
