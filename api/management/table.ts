@@ -27,7 +27,7 @@ import {
   signOutOp,
   type WithSession,
 } from './operations/auth.js';
-import { resolveActor, type Actor, type ManagementContext } from './operations/context.js';
+import { resolveActor, type ManagementContext } from './operations/context.js';
 import { listGrantsOp, revokeGrantOp } from './operations/grants.js';
 import { addJwtKeysOp, deleteJwtKeyOp, listJwtKeysOp, replaceJwtKeysOp } from './operations/jwt-keys.js';
 import { createKeyOp, listKeysOp, revokeKeyOp, rollKeyOp, updateKeyOp } from './operations/keys.js';
@@ -43,32 +43,12 @@ import type { CreateKeyRequest, RollKeyRequest, UpdateKeyRequest } from './schem
 import type { InviteMemberRequest, UpdateMemberRequest } from './schemas/members.js';
 import type { RegisterOAuthAppRequest, UpdateOAuthAppRequest } from './schemas/oauth.js';
 import type { UsageQuery } from './schemas/usage.js';
-import { clientInfo, type ClientInfo } from '../sessions/request-session.js';
+import { clientInfo } from '../sessions/request-session.js';
 import type { ActiveSession } from '../sessions/sessions.js';
 import { WEBHOOK_HANDLERS } from './webhooks/handlers.js';
+import type { CallInput, Handler, OfAccount, OfSession, Outcome, Public } from './handler.js';
 
-export interface CallInput {
-  params: Record<string, string>;
-  query: unknown;
-  body: unknown;
-  client: ClientInfo;
-}
-
-/** What the HTTP layer sends: a JSON body or CSV text, and what to do with the session cookie. */
-export interface Outcome {
-  body: unknown;
-  csv?: boolean;
-  /** Set this session as the cookie. */
-  session?: WithSession<unknown>['session'];
-  /** Remove the cookie (the session it names ended). */
-  clearCookie?: boolean;
-}
-
-type Public = (ctx: ManagementContext, input: CallInput) => Promise<Outcome>;
-type OfSession = (ctx: ManagementContext, active: ActiveSession, input: CallInput) => Promise<Outcome>;
-type OfAccount = (ctx: ManagementContext, actor: Actor, input: CallInput) => Promise<Outcome>;
-
-export type Handler = { auth: 'none'; run: Public } | { auth: 'session'; run: OfSession } | { auth: 'account'; run: OfAccount };
+export type { CallInput, Handler, Outcome } from './handler.js';
 
 const json = async (p: Promise<unknown>): Promise<Outcome> => ({ body: await p });
 const withSession = async (p: Promise<WithSession<unknown>>): Promise<Outcome> => {

@@ -1,5 +1,5 @@
-/** Which operation answers each webhook route (spread into HANDLERS in ../dispatch.ts). */
-import type { CallInput, Handler, Outcome } from '../table.js';
+/** Which operation answers each webhook route (spread into HANDLERS in ../table.ts). */
+import type { CallInput, Handler, Outcome } from '../handler.js';
 import {
   createWebhookEndpointOp,
   deleteWebhookEndpointOp,
