@@ -10,7 +10,7 @@ import type { FileResponse, StreamResponse } from './types.js';
 import type { UploadInput } from './upload/source.js';
 import { upload, type AutoUploadOptions } from './upload/upload.js';
 import { uploadResumable, type ResumableInput, type ResumableOptions, type ResumableResult } from './upload/resumable.js';
-import type { CompletedJob } from './jobs.js';
+import type { CompletedJob, WaitOptions } from './jobs.js';
 import { V1Api } from './v1.js';
 import { V2Api } from './v2.js';
 
@@ -88,10 +88,10 @@ export class BaseClient {
    */
   async uploadResumable(
     input: ResumableInput,
-    options: ResumableOptions & { waitTimeoutMs?: number } = {},
+    options: ResumableOptions & { waitTimeoutMs?: number; waitVia?: WaitOptions['via'] } = {},
   ): Promise<ResumableResult & { result: CompletedJob }> {
     const uploaded = await uploadResumable(this.context, input, options);
-    const result = await this.jobs.wait(uploaded.jobId, { timeoutMs: options.waitTimeoutMs, signal: options.signal });
+    const result = await this.jobs.wait(uploaded.jobId, { timeoutMs: options.waitTimeoutMs, signal: options.signal, via: options.waitVia });
     return { ...uploaded, result };
   }
 

@@ -116,11 +116,11 @@ export async function uploadResumable(
         if (options.signal?.aborted) throw abortReason(options.signal);
         error = err instanceof Error ? err : new Error(String(err));
       }
-      const transient =
-        error instanceof ApiError ? error.status !== undefined && RETRY_STATUSES.has(error.status) : !(error instanceof TypeError);
+      // Anything but an answer is the connection failing (fetch's TypeError "fetch failed", a reset): transient.
+      const transient = error instanceof ApiError ? error.status !== undefined && RETRY_STATUSES.has(error.status) : true;
       const delay = transient ? retryDelayMs(context.retry, retries, error instanceof ApiError ? error.retryAfter : undefined) : undefined;
       if (delay === undefined) {
-        if (error instanceof ApiError || error instanceof TypeError) throw error;
+        if (error instanceof ApiError) throw error;
         throw new NetworkError({ code: 'NETWORK_ERROR', message: `${operation} failed: ${error.message}`, cause: error });
       }
       retries += 1;
