@@ -84,8 +84,9 @@ class Operations(unittest.TestCase):
         public = {f"v1.{n}" for n in dir(client.v1) if not n.startswith("_")}
         public |= {f"v2.{n}" for n in dir(client.v2) if not n.startswith("_") and n != "jobs"}
         public |= {"v2.jobs.get"}
-        # Beyond the operations: v2.upload (file or stream by size) and v2.jobs.wait (polls v2.jobs.get).
-        self.assertEqual(public - methods, {"v2.upload"})
+        # Beyond the operations: v2.upload (file or stream by size), v2.upload_resumable (the tus
+        # exchanges of /v2/uploads) and v2.jobs.wait (polls v2.jobs.get).
+        self.assertEqual(public - methods, {"v2.upload", "v2.upload_resumable"})
         self.assertTrue(callable(client.v2.jobs.wait))
 
 

@@ -9,6 +9,8 @@ import { Transport } from './transport.js';
 import type { FileResponse, StreamResponse } from './types.js';
 import type { UploadInput } from './upload/source.js';
 import { upload, type AutoUploadOptions } from './upload/upload.js';
+import { uploadResumable, type ResumableInput, type ResumableOptions, type ResumableResult } from './upload/resumable.js';
+import type { CompletedJob, WaitOptions } from './jobs.js';
 import { V1Api } from './v1.js';
 import { V2Api } from './v2.js';
 
@@ -77,6 +79,20 @@ export class BaseClient {
    */
   upload(input: UploadInput, options?: AutoUploadOptions): Promise<FileResponse | StreamResponse> {
     return upload(this.context, input, options);
+  }
+
+  /**
+   * Hashes a file through /v2/uploads (tus 1.0), in chunks that survive a cut connection; with
+   * `uploadUrl` from an earlier run it continues from the server's offset. Waits for the `file`
+   * job that holds the digest; a wrong `expect` throws its HASH_MISMATCH.
+   */
+  async uploadResumable(
+    input: ResumableInput,
+    options: ResumableOptions & { waitTimeoutMs?: number; waitVia?: WaitOptions['via'] } = {},
+  ): Promise<ResumableResult & { result: CompletedJob }> {
+    const uploaded = await uploadResumable(this.context, input, options);
+    const result = await this.jobs.wait(uploaded.jobId, { timeoutMs: options.waitTimeoutMs, signal: options.signal, via: options.waitVia });
+    return { ...uploaded, result };
   }
 
   /** A /v2/ws session for many small hashes over one connection (needs an API key). */

@@ -23,6 +23,8 @@ export type { HashSession, SessionOptions, WsErrorReply, WsHashOptions, WsHashRe
 export type { RetryEvent, RetryOptions } from './retry.js';
 export type * from './types.js';
 export type { UploadInput, UploadProgress } from './upload/source.js';
+export { RESUMABLE_CHUNK_BYTES, type ResumableInput, type ResumableOptions, type ResumableResult } from './upload/resumable.js';
+export type { RangedSource } from './platform.js';
 export { FILE_ENDPOINT_MAX_BYTES, type AutoUploadOptions, type UploadOptions } from './upload/upload.js';
 export type { V1Api, V1UploadOptions } from './v1.js';
 export type { V2Api, V2Jobs } from './v2.js';

@@ -7,7 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import type * as wsTypes from 'ws';
 import path from 'node:path';
 import { errorFromResponse, NetworkError } from './errors.js';
-import type { Platform, RealtimeSocket, SocketIoConnect } from './platform.js';
+import type { Platform, RangedSource, RealtimeSocket, SocketIoConnect } from './platform.js';
 import { adaptWebSocket, openWebSocket } from './platform-web.js';
 import { PIECE_BYTES, type UploadSource } from './upload/source.js';
 
@@ -24,6 +24,31 @@ async function openPath(file: string): Promise<UploadSource> {
       if (!regular && opened) throw new Error(`${file} is not a regular file and can be read only once`);
       opened = true;
       return fileStream(file);
+    },
+  };
+}
+
+/** Each read opens the file anew, so nothing stays open between the pieces of a resumable upload. */
+async function openRanged(file: string): Promise<RangedSource> {
+  const info = await stat(file);
+  if (!info.isFile()) throw new TypeError(`${file} is not a regular file: a resumable upload reads it from any offset`);
+  return {
+    filename: path.basename(file),
+    size: info.size,
+    async read(start, end) {
+      const handle = await open(file, 'r');
+      try {
+        const buffer = new Uint8Array(end - start);
+        let filled = 0;
+        while (filled < buffer.length) {
+          const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+          if (bytesRead === 0) throw new Error(`${file} shrank while it was uploaded`);
+          filled += bytesRead;
+        }
+        return buffer;
+      } finally {
+        await handle.close();
+      }
     },
   };
 }
@@ -98,6 +123,7 @@ function openWithWs(ws: WsModule, url: string): Promise<RealtimeSocket> {
 export const nodePlatform: Platform = {
   preferBlobBodies: false,
   openPath,
+  openRanged,
   async connectWebSocket(url) {
     const ws = await loadWs();
     if (ws !== undefined) return openWithWs(ws, url);

@@ -31,6 +31,8 @@ export interface Platform {
   preferBlobBodies: boolean;
   /** Opens a file by path (Node); undefined where there is no file system. */
   openPath?: (path: string) => Promise<UploadSource>;
+  /** Opens a regular file by path for reads at any offset (Node): resumable uploads read from the server's offset. */
+  openRanged?: (path: string) => Promise<RangedSource>;
   /** Opens a WebSocket; rejects with a Sha224dError when the upgrade is refused or fails. */
   connectWebSocket(url: string): Promise<RealtimeSocket>;
   /** socket.io-client's io(), or undefined when it is not installed. */
@@ -47,4 +49,12 @@ export interface UploadSource {
   open(): ReadableStream<Uint8Array>;
   /** The source as a Blob, when it is one (or bytes): browsers send that (see BodySource.blob). */
   blob?: () => Blob;
+}
+
+/** A source of known size read piece by piece from any offset (resumable uploads). */
+export interface RangedSource {
+  filename: string;
+  size: number;
+  /** Bytes [start, end). */
+  read(start: number, end: number): Promise<Uint8Array>;
 }

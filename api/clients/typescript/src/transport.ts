@@ -76,6 +76,28 @@ export class Transport {
     return url;
   }
 
+  /**
+   * One bare exchange with the credential's header and no retries, whatever the status: the tus
+   * client (upload/resumable.ts) reads statuses and headers itself and retries by its own rules.
+   */
+  async raw(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body?: Uint8Array; signal?: AbortSignal; generation: Generation },
+  ): Promise<Response> {
+    const auth = await this.options.authorizer.header(init.generation);
+    const headers = new Headers(init.headers);
+    headers.set(auth.name, auth.value);
+    const target = new URL(url, this.options.baseUrl);
+    // A Uint8Array is a valid fetch body; the DOM typing only rejects views over a SharedArrayBuffer.
+    return this.options.fetch(target, {
+      method: init.method,
+      headers,
+      body: init.body as BodyInit | undefined,
+      signal: init.signal,
+      redirect: 'manual',
+    });
+  }
+
   /** The answer of a 2xx; anything else is thrown as a Sha224dError subclass. */
   async request(spec: RequestSpec): Promise<Reply> {
     const { retry } = this.options;

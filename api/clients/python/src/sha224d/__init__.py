@@ -42,12 +42,15 @@ from .errors import (
 )
 from .jobs import JobStatus
 from .operations import OPERATIONS, Operation
+from .resumable import RESUMABLE_CHUNK_BYTES, ResumableResult
 from .retry import RetryEvent, RetryPolicy
 from .session import BearerToken
 from .transport import ProgressCallback
 from .webhooks import WebhookVerificationError, verify_webhook
 
 __all__ = [
+    "RESUMABLE_CHUNK_BYTES",
+    "ResumableResult",
     "verify_webhook",
     "WebhookVerificationError",
     "__version__",

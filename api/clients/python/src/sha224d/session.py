@@ -43,6 +43,11 @@ class Session:
         self._auto_idempotency_keys = auto_idempotency_keys
         self._user_agent = user_agent
 
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """The client's retry rules (the tus client in resumable.py retries by them too)."""
+        return self._retry
+
     def idempotency_key(self, given: Optional[str]) -> Optional[str]:
         """The caller's key, else a fresh UUID (unless the client was told not to make any)."""
         if given is not None:

@@ -18,6 +18,7 @@ from .schemas import (
     StreamResponse,
     VerifyResponse,
 )
+from .resumable import RESUMABLE_CHUNK_BYTES, ResumableResult, ResumableSource, upload_resumable
 from .session import Session
 from .transport import ProgressCallback
 
@@ -173,6 +174,33 @@ class V2(Calls):
         if size is not None and size <= FILE_ENDPOINT_MAX_BYTES:
             return self.file(source, filename=filename, output=output, progress=progress)
         return self.stream(source, output=output, progress=progress)
+
+    def upload_resumable(
+        self,
+        source: ResumableSource,
+        *,
+        expect: Optional[str] = None,
+        upload_url: Optional[str] = None,
+        on_upload_url: Optional[Callable[[str], None]] = None,
+        progress: Optional[ProgressCallback] = None,
+        chunk_bytes: int = RESUMABLE_CHUNK_BYTES,
+        wait_timeout: float = 600.0,
+    ) -> ResumableResult:
+        """Hash a file (path or bytes) through ``/v2/uploads`` (tus 1.0), in chunks that survive a cut
+        connection; with ``upload_url`` from an earlier call (given to ``on_upload_url``) it goes on from
+        the server's offset. Waits for the ``file`` job holding the digest (``result.result["hash"]``);
+        a wrong ``expect`` raises the job's ``HASH_MISMATCH`` error."""
+        uploaded = upload_resumable(
+            self._session,
+            source,
+            expect=expect,
+            upload_url=upload_url,
+            on_upload_url=on_upload_url,
+            progress=progress,
+            chunk_bytes=chunk_bytes,
+        )
+        uploaded.result = self.jobs.wait(uploaded.job_id, timeout=wait_timeout)
+        return uploaded
 
     # ---- helpers ---------------------------------------------------------------------------------
 

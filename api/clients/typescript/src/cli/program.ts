@@ -27,6 +27,7 @@ Examples:
   $ sha224sum -c SUMS                         # …which sha224sum understands
   $ sha224d check SUMS                        # verify a manifest through the service (exit 1 on a mismatch)
   $ cat big.bin | sha224d hash -              # stdin, streamed to /v2/stream
+  $ sha224d hash -f big.iso --expect 1a2b…    # verified on ingest; over 100 MiB resumable: rerun after Ctrl-C
   $ sha224d --local hash -f big.bin           # computed here with the client-side library, no network
   $ sha224d verify abc 23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7
   $ sha224d verify big.iso --receipt big.receipt.json --log-key "$LOG_KEY"   # offline proof, no server
@@ -98,6 +99,7 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
     .option('-f, --file <files...>', 'files to hash (printed as sha224sum lines)')
     .addOption(choice('-e, --encoding <encoding>', 'encoding of TEXT', ENCODINGS, 'utf8'))
     .addOption(choice('-o, --output <format>', 'digest format of TEXT', ['hex', 'base64'] as const, 'hex'))
+    .option('--expect <sha224>', 'the service verifies the files as they arrive; exit 1 with FAILED when one differs')
     .action((texts: string[], options: Parameters<typeof hashCommand>[2]) => action((c) => hashCommand(c, texts, options))());
 
   program

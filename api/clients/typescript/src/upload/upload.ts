@@ -18,6 +18,8 @@ export interface UploadOptions extends RequestOptions, SourceOptions {
   idempotencyKey?: string;
   chunk_size?: number;
   output?: FileFields['output'];
+  /** Expected SHA-224 (hex), sent as X-Expected-SHA224: the service answers 422 HASH_MISMATCH when the bytes differ. */
+  expect?: string;
 }
 
 export interface AutoUploadOptions extends UploadOptions {
@@ -44,7 +46,10 @@ async function send(context: ClientContext, endpoint: UploadEndpoint, source: Up
     generation: 'v2',
     query,
     body,
-    headers: key === undefined ? {} : { 'Idempotency-Key': key },
+    headers: {
+      ...(key === undefined ? {} : { 'Idempotency-Key': key }),
+      ...(options.expect === undefined ? {} : { 'X-Expected-SHA224': options.expect.toLowerCase() }),
+    },
     retryable: key !== undefined,
     timeoutMs: options.timeoutMs,
     signal: options.signal,

@@ -8,6 +8,7 @@ import { EXIT, type CliContext, type ExitCode } from '../context.js';
 import { digestFile } from '../digest.js';
 import { parseManifest } from '../sums.js';
 import { isFileError } from '../errors.js';
+import { isHashMismatch } from '../mismatch.js';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';
@@ -27,18 +28,22 @@ export async function checkCommand(context: CliContext, sums: string, options: {
   let unreadable = 0;
   for (const entry of entries) {
     let computed: string | null = null;
+    let refused = false;
     try {
-      computed = (await digestFile(context, entry.name)).hash;
+      // Through the service each file is verified on ingest against its manifest line.
+      computed = (await digestFile(context, entry.name, context.local ? {} : { expect: entry.hash })).hash;
     } catch (err) {
-      if (!isFileError(err)) throw err;
-      context.err(`${entry.name}: ${(err as Error).message}`);
+      if (isHashMismatch(err)) refused = true;
+      else if (!isFileError(err)) throw err;
+      else context.err(`${entry.name}: ${(err as Error).message}`);
     }
     const ok = computed === entry.hash;
-    if (computed === null) unreadable += 1;
+    if (refused) mismatched += 1;
+    else if (computed === null) unreadable += 1;
     else if (!ok) mismatched += 1;
     results.push({ file: entry.name, expected: entry.hash, computed, ok });
     if (!context.json && !(ok && options.quiet))
-      context.out(`${entry.name}: ${ok ? 'OK' : computed === null ? 'FAILED open or read' : 'FAILED'}`);
+      context.out(`${entry.name}: ${ok ? 'OK' : computed === null && !refused ? 'FAILED open or read' : 'FAILED'}`);
   }
   if (context.json) context.printJson(results);
   const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;

@@ -3,6 +3,7 @@ import { EXIT, UsageError, type CliContext, type ExitCode } from '../context.js'
 import { digestFile } from '../digest.js';
 import { localHash, localHmac } from '../local-digest.js';
 import { sumLine } from '../sums.js';
+import { isHashMismatch } from '../mismatch.js';
 
 export type InputEncoding = 'utf8' | 'hex' | 'base64';
 export type OutputFormat = 'hex' | 'base64';
@@ -17,13 +18,16 @@ function decode(text: string, encoding: InputEncoding, what: string): Buffer {
 export async function hashCommand(
   context: CliContext,
   texts: string[],
-  options: { file?: string[]; encoding: InputEncoding; output: OutputFormat },
+  options: { file?: string[]; encoding: InputEncoding; output: OutputFormat; expect?: string },
 ): Promise<ExitCode> {
+  if (options.expect !== undefined && !/^[0-9a-fA-F]{56}$/.test(options.expect))
+    throw new UsageError('--expect must be 56 hexadecimal characters');
   if (options.file !== undefined) {
     if (texts.length > 0) throw new UsageError('give either TEXT or files with -f, not both');
-    return hashFiles(context, options.file);
+    return hashFiles(context, options.file, options.expect);
   }
-  if (texts.length === 1 && texts[0] === '-') return hashFiles(context, ['-']);
+  if (texts.length === 1 && texts[0] === '-') return hashFiles(context, ['-'], options.expect);
+  if (options.expect !== undefined) throw new UsageError('--expect is for files (-f) and stdin (-)');
   if (texts.length !== 1) throw new UsageError(texts.length === 0 ? 'nothing to hash: give TEXT, -f FILE… or -' : 'hash takes one TEXT');
   const text = texts[0]!;
   if (context.local) {
@@ -38,15 +42,28 @@ export async function hashCommand(
   return EXIT.ok;
 }
 
-async function hashFiles(context: CliContext, files: string[]): Promise<ExitCode> {
+/** With `expect`, the service verifies each file as it arrives; a mismatch is reported and the run exits 1. */
+async function hashFiles(context: CliContext, files: string[], expect?: string): Promise<ExitCode> {
   const answers: unknown[] = [];
+  if (expect !== undefined && context.local) throw new UsageError('--expect is verified by the service; without --local');
+  let mismatched = false;
   for (const name of files) {
-    const { hash, response } = await digestFile(context, name);
+    let digest: Awaited<ReturnType<typeof digestFile>>;
+    try {
+      digest = await digestFile(context, name, expect === undefined ? {} : { expect });
+    } catch (err) {
+      if (!isHashMismatch(err)) throw err;
+      mismatched = true;
+      context.err(`${name}: FAILED: the SHA-224 is not ${expect!.toLowerCase()} (${err.code}: ${err.message})`);
+      if (context.json) answers.push({ file: name, valid: false, expected: expect!.toLowerCase(), error: err.code });
+      continue;
+    }
+    const { hash, response } = digest;
     if (context.json) answers.push(response ? { file: name, ...response } : { file: name, hash, encoding: 'hex', algorithm: 'SHA-224' });
     else context.out(sumLine(hash, name));
   }
   if (context.json) context.printJson(files.length === 1 ? answers[0] : answers);
-  return EXIT.ok;
+  return mismatched ? EXIT.mismatch : EXIT.ok;
 }
 
 /** `verify TEXT HASH` or `verify -f FILE HASH`: exit 1 when it does not match. */
@@ -60,9 +77,15 @@ export async function verifyCommand(
   let valid: boolean;
   let body: unknown;
   if (options.file) {
-    const { hash } = await digestFile(context, subject);
+    // Through the service the digest is verified on ingest (X-Expected-SHA224 / tus metadata sha224).
+    let hash: string | undefined;
+    try {
+      hash = (await digestFile(context, subject, context.local ? {} : { expect: expected })).hash;
+    } catch (err) {
+      if (!isHashMismatch(err)) throw err;
+    }
     valid = hash === expected.toLowerCase();
-    body = { file: subject, valid, expected: expected.toLowerCase(), computed: hash };
+    body = { file: subject, valid, expected: expected.toLowerCase(), ...(hash === undefined ? {} : { computed: hash }) };
   } else if (context.local) {
     const hash = localHash(decode(subject, options.encoding, 'TEXT'));
     valid = hash === expected.toLowerCase();
