@@ -2,7 +2,9 @@
  * `npm run bench:log [-- N [concurrency]]`: leaves per second through the transparency log's
  * sequencer (shared/proof/log.ts), each append committed before its index returns, on SQLite (a
  * temp file) and, when it answers, the machine's PostgreSQL (a fresh schema, dropped after). Also
- * the cost of a receipt (inclusion proof and checkpoint). Prints one line per engine.
+ * the cost of a receipt (inclusion proof and checkpoint). Prints one line per engine. Then logging's
+ * added CPU per /v2/hash request: an embedded node in this process (SQLite) answers the same requests
+ * with and without `"log": true` in the same run, and the process's CPU time per request is compared.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { encodeLeaf } from '../../shared/proof/leaf.js';
@@ -10,6 +12,7 @@ import { TransparencyLog } from '../../shared/proof/log.js';
 import { logKeyOf } from '../../shared/proof/log-key.js';
 import { createStore } from '../../shared/store/kysely-store.js';
 import { createTestDatabase, type EngineName } from '../store/engines.js';
+import { startTestServer } from '../helpers/api-server.js';
 
 const total = Number(process.argv[2] ?? 20_000);
 const concurrency = Number(process.argv[3] ?? 256);
@@ -46,3 +49,45 @@ async function bench(engine: EngineName): Promise<void> {
 
 await bench('sqlite');
 await bench('postgres').catch((err: unknown) => process.stdout.write(`postgres: skipped (${String(err)})\n`));
+
+/** CPU (user + system, this process: server and client alike) per /v2/hash request, and requests/s. */
+async function httpCost(): Promise<void> {
+  const s = await startTestServer({ engine: 'sqlite', env: { LOG_ORIGIN: 'bench.local/log', LOG_CHECKPOINT_INTERVAL_MS: '0' } });
+  try {
+    const requests = Math.min(total, 2000);
+    const run = async (log: boolean, n: number): Promise<{ cpuUs: number; perSecond: number }> => {
+      let next = 0;
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < n) {
+            const res = await fetch(`${s.url}/v2/hash`, {
+              method: 'POST',
+              headers: { 'x-api-key': s.keys.production, 'content-type': 'application/json' },
+              body: JSON.stringify({ data: `bench ${log} ${next++}`, ...(log ? { log: true } : {}) }),
+            });
+            if (res.status !== 200) throw new Error(`/v2/hash answered ${res.status}`);
+            await res.arrayBuffer();
+          }
+        }),
+      );
+      const used = process.cpuUsage(cpu);
+      return { cpuUs: (used.user + used.system) / n, perSecond: n / ((performance.now() - started) / 1000) };
+    };
+    await run(false, 200);
+    await run(true, 200);
+    const plain = await run(false, requests);
+    const logged = await run(true, requests);
+    process.stdout.write(
+      `/v2/hash over HTTP (embedded, SQLite, 16 connections, ${requests} requests each): ` +
+        `without log ${Math.round(plain.cpuUs)} µs CPU/request, ${Math.round(plain.perSecond)} requests/s; ` +
+        `with log ${Math.round(logged.cpuUs)} µs CPU/request, ${Math.round(logged.perSecond)} leaves/s; ` +
+        `logging adds ${Math.round(logged.cpuUs - plain.cpuUs)} µs CPU/request\n`,
+    );
+  } finally {
+    await s.close();
+  }
+}
+
+await httpCost();
