@@ -27,7 +27,6 @@ import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import { QUEUE_OF_KIND, type JobKind, type JobPayloads, type JobResults, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
-import { idempotencyRedisKey, namespacedRedisKey } from '../naming.js';
 import {
   BUNDLE_JOB_NAME,
   bundleItemId,
@@ -39,12 +38,10 @@ import {
   parseBundleMessage,
   parseJobFinishedMessage,
   type BullBundleData,
-  type BullJobData,
   type BundleItem,
   type BundleKind,
 } from './bullmq-wire.js';
-import { claimIdempotencyKey } from './bullmq-idempotency.js';
-import { BullMqJobs, OWNER_KEY_SLACK_MS } from './bullmq-jobs.js';
+import { BullMqJobs } from './bullmq-jobs.js';
 import { currentTrace, traceFields } from '../trace.js';
 import { fromJobError, jobNotStarted, jobTimeout } from './execute.js';
 import {
@@ -59,9 +56,8 @@ import {
 import { JobWaiters, outcomeOf } from './job-waiters.js';
 import { subscribeChannels } from '../redis/pubsub.js';
 import { QUEUE_PREFIX_PATTERN } from '../redis/topology.js';
-import { retryThroughFailover } from './failover-retry.js';
-import { closeRedis, createRedis, failFast, mapRedisError, type RedisTarget } from './redis-connection.js';
-import { replicaWaiter } from '../redis/replica-wait.js';
+import { closeRedis, createRedis, failFast, type RedisTarget } from './redis-connection.js';
+import { BullMqAdder } from './bullmq-add.js';
 import { cappedBackoff, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import type { JobQueue, JobRecord, RunOptions, SubmitOptions } from './types.js';
 import { DEFAULT_MAX_WAITING, WaitingBound } from './waiting-bound.js';
@@ -107,8 +103,8 @@ export class BullMqJobQueue implements JobQueue {
   /** Sent bundles' runs by bundle id, for their messages (partial outcomes). */
   private readonly sentBundles = new Map<string, BundledRun[]>();
   private closing: Promise<void> | undefined;
-  /** WAIT for a replica after an add (replicaWaitMs > 0). */
-  private readonly replicated: (() => Promise<number>) | undefined;
+  /** Adds jobs through a failover, replicated before they are answered (bullmq-add.ts). */
+  private readonly adder: BullMqAdder;
 
   constructor(options: BullMqJobQueueOptions) {
     this.options = {
@@ -143,8 +139,17 @@ export class BullMqJobQueue implements JobQueue {
     this.finished.setMaxListeners(0);
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:producer' });
     this.jobs = new BullMqJobs(this.redis, prefix, options.logger, this.options.failoverRetryMs);
-    const { replicaWaitMs } = this.options;
-    this.replicated = replicaWaitMs > 0 ? replicaWaiter(this.redis, this.jobs.ownerKey('slot'), replicaWaitMs) : undefined;
+    this.adder = new BullMqAdder({
+      redis: this.redis,
+      jobs: this.jobs,
+      bound: this.bound,
+      logger: options.logger,
+      prefix,
+      retentionMs,
+      jobOptions: this.jobOptions,
+      failoverRetryMs: this.options.failoverRetryMs,
+      replicaWaitMs: this.options.replicaWaitMs,
+    });
     this.subscriber = createRedis(options.connection, 'subscriber', { logger: options.logger, connectionName: 'sha224d:job-events' });
     this.subscribed = subscribeChannels(this.subscriber, [jobEventsChannel(prefix), this.nodeChannel], (_channel, message) =>
       this.onMessage(message),
@@ -253,7 +258,7 @@ export class BullMqJobQueue implements JobQueue {
     let added = false;
     let keep = false;
     try {
-      await this.throughFailover(async () => {
+      await this.adder.throughFailover(async () => {
         await failFast(this.redis, async () => {
           await this.subscribed;
           if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
@@ -262,7 +267,7 @@ export class BullMqJobQueue implements JobQueue {
           const data: BullBundleData = { bundle: runs.map((run) => run.item), replyTo: this.nodeChannel };
           await queue.add(BUNDLE_JOB_NAME, data, { ...this.jobOptions, jobId: id });
         });
-        await this.awaitReplica();
+        await this.adder.awaitReplica();
       });
       added = true;
       const outcome = await this.jobs.awaitOutcome(id, queueName, watch, open.deadline, everyCallerGone.signal, false);
@@ -303,75 +308,7 @@ export class BullMqJobQueue implements JobQueue {
     replyTo: string | undefined,
   ): Promise<{ id: string; created: boolean }> {
     if (this.closing) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the job queue is closed' });
-    return this.throughFailover(async () => {
-      const outcome = await this.addOnce(kind, payload, options, id, replyTo);
-      if (outcome.created) await this.awaitReplica();
-      return outcome;
-    });
-  }
-
-  /** Tries `attempt` again, same job id, while Redis fails over (failover-retry.ts). */
-  private throughFailover<T>(attempt: () => Promise<T>): Promise<T> {
-    return retryThroughFailover(attempt, this.options.failoverRetryMs, (err) =>
-      this.options.logger.debug({ err, status: this.redis.status }, 'job add met a Redis failover: retrying with the same id'),
-    );
-  }
-
-  /** WAIT until a replica has the add (replica-wait.ts); a connection lost meanwhile makes the add retried. */
-  private async awaitReplica(): Promise<void> {
-    if (this.replicated === undefined) return;
-    try {
-      await this.replicated();
-    } catch (err) {
-      throw mapRedisError(err);
-    }
-  }
-
-  /** One attempt at adding a job with id `id`: its owner or idempotency key, then the BullMQ job. */
-  private addOnce<K extends JobKind>(
-    kind: K,
-    payload: JobPayloads[K],
-    options: SubmitOptions,
-    id: string,
-    replyTo: string | undefined,
-  ): Promise<{ id: string; created: boolean }> {
-    const queueName = QUEUE_OF_KIND[kind];
-    const { retentionMs, prefix } = this.options;
-    const ownerKey = this.jobs.ownerKey(id);
-    return failFast(this.redis, async () => {
-      let idemKey: string | undefined;
-      if (options.idempotencyKey === undefined) {
-        await this.bound.admit(queueName);
-        await this.redis.set(ownerKey, queueName, 'PX', retentionMs + OWNER_KEY_SLACK_MS);
-      } else {
-        idemKey = namespacedRedisKey(prefix, idempotencyRedisKey(options.accountId, options.idempotencyKey));
-        const existing = await claimIdempotencyKey(this.redis, this.jobs, {
-          idemKey,
-          id,
-          fingerprint: options.fingerprint,
-          queueName,
-          retentionMs,
-        });
-        // Our own id: an earlier attempt of this add (failover-retry.ts) got the job in.
-        if (existing !== undefined) return { id: existing, created: existing === id };
-      }
-      const data: BullJobData<K> = { kind, accountId: options.accountId, payload };
-      const trace = traceFields(currentTrace());
-      if (trace.requestId !== undefined || trace.traceparent !== undefined) data.trace = trace;
-      if (replyTo !== undefined) data.replyTo = replyTo;
-      if (options.webhook !== undefined) data.webhook = options.webhook;
-      try {
-        // A replay (above) is answered even while the queue is full; a new job is not.
-        if (idemKey !== undefined) await this.bound.admit(queueName);
-        const queue = await this.jobs.queueFor(queueName);
-        await queue.add(kind, data, { ...this.jobOptions, jobId: id });
-      } catch (err) {
-        // A job that was not queued leaves nothing behind.
-        await this.redis.del(...(idemKey === undefined ? [ownerKey] : [idemKey, ownerKey])).catch(() => undefined);
-        throw err;
-      }
-      return { id, created: true };
-    });
+    return this.adder.add(kind, payload, options, id, replyTo);
   }
 
   private onMessage(text: string): void {
