@@ -86,6 +86,8 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     anyClientKeyAllows: clientDomainIndex(store),
     resumable: openResumableStore(config, logger),
     metrics,
+    // Management routes and `?webhook_endpoint_id=` read it; absent, they answer 503.
+    ...(engines.webhooks === undefined ? {} : { webhooks: engines.webhooks }),
     // Loaded on first use (the ASN.1 libraries of the time-stamp authority with it), not at start.
     proof: onFirstUse('the proof services', logger, async () =>
       (await import('../shared/proof/services.js')).openProofServices(config, store, (err) =>

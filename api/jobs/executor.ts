@@ -3,7 +3,7 @@ import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contrac
 import { computeMemoryJob, isMemoryKind, type MemoryKind } from '../../shared/jobs/compute.js';
 import type { JobRecorder } from '../../shared/metrics/record.js';
 import { toJobError } from '../../shared/queue/execute.js';
-import type { JobQueue } from '../../shared/queue/types.js';
+import type { JobQueue, WebhookTarget } from '../../shared/queue/types.js';
 import { currentCallerGone } from '../../shared/trace.js';
 
 export interface ExecutorOptions {
@@ -91,19 +91,23 @@ export class JobExecutor {
     }
   }
 
-  /** `idempotency`: the Idempotency-Key and the request's fingerprint (api/http/idempotency.ts). */
+  /**
+   * `idempotency`: the Idempotency-Key and the request's fingerprint (api/http/idempotency.ts).
+   * `webhook`: the endpoint the submission named (api/v2/webhook-target.ts), else every matching one.
+   */
   submit<K extends JobKind>(
     kind: K,
     payload: JobPayloads[K],
     principal: Principal,
     idempotency?: { key: string; fingerprint: string },
+    webhook: WebhookTarget = {},
   ): Promise<{ id: string; created: boolean }> {
     return this.options.queue.submit(kind, payload, {
       accountId: principal.accountId,
       idempotencyKey: idempotency?.key,
       fingerprint: idempotency?.fingerprint,
-      // Every async job is announced to the account's webhook endpoints when it finishes.
-      webhook: {},
+      // Every async job is announced to webhook endpoints when it finishes.
+      webhook,
     });
   }
 }

@@ -7,6 +7,7 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import { hexDigestsEqual } from '../../shared/hashing/verify.js';
 import type { BatchJob, JobResults } from '../../shared/jobs/contracts.js';
+import type { WebhookTarget } from '../../shared/queue/types.js';
 import { resolveTimeoutMs } from '../../shared/net/url-timeout.js';
 import { checkUrl, parseUrl } from '../../shared/net/url-policy.js';
 import type { ApiDeps } from '../deps.js';
@@ -46,8 +47,9 @@ export function submitBatch(
   principal: Principal,
   batch: CheckedBatch,
   idempotency: Idempotency | undefined,
+  webhook?: WebhookTarget,
 ): Promise<{ id: string; created: boolean }> {
-  return deps.executor.submit('batch', batchJob(batch), principal, idempotency);
+  return deps.executor.submit('batch', batchJob(batch), principal, idempotency, webhook);
 }
 
 function batchJob({ items, encoding, parallel, output }: CheckedBatch): BatchJob {

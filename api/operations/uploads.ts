@@ -3,6 +3,7 @@ import { isServiceError } from '../../shared/errors.js';
 import type { BlobSink } from '../../shared/blob/types.js';
 import { uploadResult } from '../../shared/jobs/compute.js';
 import type { JobKind, JobPayloads, JobResults } from '../../shared/jobs/contracts.js';
+import type { WebhookTarget } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 import type { Idempotency } from '../http/idempotency.js';
 import { digestSink } from '../uploads/digest-sink.js';
@@ -41,9 +42,10 @@ export function submitUpload<K extends UploadKind>(
   payload: JobPayloads[K],
   principal: Principal,
   idempotency: Idempotency | undefined,
+  webhook?: WebhookTarget,
 ): Promise<{ id: string; created: boolean }> {
   return deletingOnFailure(deps, payload.blob.key, async () => {
-    const job = await deps.executor.submit(kind, payload, principal, idempotency);
+    const job = await deps.executor.submit(kind, payload, principal, idempotency, webhook);
     if (!job.created) await deps.blobs.delete(payload.blob.key);
     return job;
   });

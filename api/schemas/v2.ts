@@ -96,12 +96,23 @@ export const ExpectedDigestHeaders = z.object({
     .openapi({ description: 'The hex SHA-224 the bytes must have: a match answers `verified: true`, a mismatch 422 HASH_MISMATCH' }),
 });
 
-export const AsyncQuery = z.object({ async: booleanString('async').default(false) });
+/**
+ * Names one of the account's webhook endpoints for an async job (docs/webhooks.md "Naming an
+ * endpoint at submission"): a query parameter, so JSON, multipart and raw bodies carry it alike
+ * and it is checked before any body is read.
+ */
+const webhookEndpointId = z.string().min(1).max(64).optional().openapi({
+  description:
+    "With `async=true`: the id of one of the account's enabled webhook endpoints; the job's events go to it alone, whatever its event filter. Unknown, another account's or disabled: 400 INVALID_INPUT.",
+});
+
+export const AsyncQuery = z.object({ async: booleanString('async').default(false), webhook_endpoint_id: webhookEndpointId });
 
 export const StreamQuery = z.object({
   chunk_size: chunkSize('chunk_size'),
   output: outputFormat('output'),
   async: booleanString('async').default(false),
+  webhook_endpoint_id: webhookEndpointId,
 });
 
 const algorithm = z.literal('SHA-224');

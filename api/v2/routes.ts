@@ -16,6 +16,7 @@ import { ASYNC_ERRORS, CALLER_ERRORS, errorResponses, JOB_ERRORS, json, multipar
 import { hashBatch, hashInput, hmacInput, submitBatch, verifyInput } from '../operations/digests.js';
 import { jobOf } from '../operations/jobs.js';
 import { submitUpload, uploadReceiver } from '../operations/uploads.js';
+import { webhookTargetOf } from '../operations/webhook-target.js';
 import { z } from '../schemas/common.js';
 import * as v2 from '../schemas/v2.js';
 import { receiveRawBody } from '../uploads/raw-body.js';
@@ -108,7 +109,9 @@ export const V2_ROUTES: readonly Route[] = [
       const body = parseWith(v2.BatchRequest, req.body);
       const started = arrivalOf(res);
       const principal = principalOf(res);
-      if (query.async) return accepted(deps, res, await submitBatch(deps, principal, body, idempotencyOf(req, res.locals.bodyDigest)));
+      const webhook = await webhookTargetOf(deps, principal, query);
+      if (query.async)
+        return accepted(deps, res, await submitBatch(deps, principal, body, idempotencyOf(req, res.locals.bodyDigest), webhook));
       const result = await hashBatch(deps, principal, body);
       res.json(batchBody(result, body.output, timingSince(started)));
     },
@@ -135,6 +138,7 @@ export const V2_ROUTES: readonly Route[] = [
       const expected = parseWith(v2.ExpectedDigestHeaders, req.headers)['x-expected-sha224'];
       const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
       const principal = principalOf(res);
+      const webhook = await webhookTargetOf(deps, principal, query);
       const started = performance.now();
       const receiver = uploadReceiver(deps, query);
       const { upload, fields } = await receiveValidatedUpload(deps, req, res, principal, 'v2-file', v2.FileFields, {
@@ -148,7 +152,8 @@ export const V2_ROUTES: readonly Route[] = [
         output: fields.output,
         ...(expected === undefined ? {} : { mustMatch: expected }),
       };
-      if (query.async) return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyOf(req, upload.digest)));
+      if (query.async)
+        return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyOf(req, upload.digest), webhook));
       const result = await receiver.hash('file', payload, principal);
       res.json(fileBody(result, payload, timingSince(started)));
     },
@@ -182,6 +187,7 @@ export const V2_ROUTES: readonly Route[] = [
       const expected = parseWith(v2.ExpectedDigestHeaders, req.headers)['x-expected-sha224'];
       const wantsReplay = idempotencyKeyOf(req) !== undefined && query.async;
       const principal = principalOf(res);
+      const webhook = await webhookTargetOf(deps, principal, query);
       const started = performance.now();
       const receiver = uploadReceiver(deps, query);
       const { blob, digest } = await receiveRawBody(req, res, {
@@ -197,7 +203,8 @@ export const V2_ROUTES: readonly Route[] = [
         output: query.output,
         ...(expected === undefined ? {} : { mustMatch: expected }),
       };
-      if (query.async) return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyOf(req, digest)));
+      if (query.async)
+        return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyOf(req, digest), webhook));
       const result = await receiver.hash('stream', payload, principal);
       res.json(streamBody(result, payload, timingSince(started)));
     },

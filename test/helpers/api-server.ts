@@ -16,6 +16,8 @@ import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createLogger } from '../../shared/log.js';
 import { InProcessQueue } from '../../shared/queue/in-process.js';
 import { createStore } from '../../shared/store/kysely-store.js';
+import { startLocalWebhooks } from '../../shared/webhooks/local.js';
+import type { WebhookService } from '../../shared/webhooks/service.js';
 import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
 import { createJobHandlers } from '../../workers/registry.js';
 import { createTestDatabase, type EngineName } from '../store/engines.js';
@@ -29,6 +31,8 @@ export interface TestServer {
   keys: Record<KeyType, string>;
   /** Set when started with `realtime`. */
   realtime?: Realtime;
+  /** Set when started with `webhooks` (and webhooks are on). */
+  webhooks?: WebhookService;
   /** Every log line written so far. */
   logs: () => string;
   newKey(options: {
@@ -52,6 +56,8 @@ export async function startTestServer(
     tls?: { cert: Buffer; key: Buffer };
     /** Called with the Express app the node serves, as built (test/openapi/served-routes.test.ts walks it). */
     onApp?: (app: Express) => void;
+    /** Start embedded-mode webhooks (shared/webhooks/local.ts) as `npm start` does; set WEBHOOK_* in `env`. */
+    webhooks?: boolean;
   } = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-api-'));
@@ -86,10 +92,11 @@ export async function startTestServer(
     retentionMs: retentionMs(config),
     blobRetentionMs: blobRetentionMs(config),
   });
+  const webhooks = options.webhooks === true ? await startLocalWebhooks({ config, db: store.db, queue, logger }) : undefined;
   // Every /v1 and /v2 answer is held against the OpenAPI document; close() reports what was off it.
   const offDocument: string[] = [];
   const node = await buildApiNode(
-    { config, logger, store, queue, blobs },
+    { config, logger, store, queue, blobs, ...(webhooks ? { webhooks: webhooks.service, cleanups: [() => webhooks.close()] } : {}) },
     {
       tls: options.tls,
       wrapApp: (app) => {
@@ -119,6 +126,7 @@ export async function startTestServer(
     accountId: account.id,
     keys,
     realtime: node.realtime,
+    ...(webhooks ? { webhooks: webhooks.service } : {}),
     logs: () => logText,
     async newKey({ type = 'production', plan, expiresAt, allowedDomains }) {
       const accountId = plan ? (await store.createAccount({ name: `acct-${plan}`, plan })).id : account.id;

@@ -16,6 +16,7 @@ import { renderSetPassword } from './pages/set-password.js';
 import { renderSettings } from './pages/settings.js';
 import { renderSignIn } from './pages/sign-in.js';
 import { renderUsage } from './pages/usage.js';
+import { renderWebhooks } from './pages/webhooks.js';
 import { PAGE_PATHS } from './paths.js';
 import { BASE, go, startRouter, type Page } from './router.js';
 import { currentMembership, currentSession, setSession } from './state.js';
@@ -26,6 +27,7 @@ const PAGES: Page[] = [
   { path: PAGE_PATHS.usage, title: 'Usage', nav: true, render: renderUsage },
   { path: PAGE_PATHS.oauthApps, title: 'OAuth applications', nav: true, render: renderOAuthApps },
   { path: PAGE_PATHS.authorizedApps, title: 'Authorized applications', nav: true, render: renderGrants },
+  { path: PAGE_PATHS.webhooks, title: 'Webhooks', nav: true, render: renderWebhooks },
   { path: PAGE_PATHS.sandbox, title: 'Sandbox', nav: true, render: renderSandbox },
   { path: PAGE_PATHS.settings, title: 'Settings', nav: true, render: renderSettings },
   { path: PAGE_PATHS.signIn, title: 'Sign in', public: true, render: renderSignIn },

@@ -10,6 +10,7 @@ export const PAGE_PATHS = {
   oauthApps: '/oauth-apps',
   authorizedApps: '/authorized-apps',
   sandbox: '/sandbox',
+  webhooks: '/webhooks',
   settings: '/settings',
   signIn: '/sign-in',
   setPassword: '/set-password',

@@ -2262,6 +2262,8 @@ export interface operations {
     parameters: {
       query?: {
         async?: boolean | ('0' | '1' | 'true' | 'false');
+        /** @description With `async=true`: the id of one of the account's enabled webhook endpoints; the job's events go to it alone, whatever its event filter. Unknown, another account's or disabled: 400 INVALID_INPUT. */
+        webhook_endpoint_id?: string;
       };
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
@@ -2326,6 +2328,8 @@ export interface operations {
     parameters: {
       query?: {
         async?: boolean | ('0' | '1' | 'true' | 'false');
+        /** @description With `async=true`: the id of one of the account's enabled webhook endpoints; the job's events go to it alone, whatever its event filter. Unknown, another account's or disabled: 400 INVALID_INPUT. */
+        webhook_endpoint_id?: string;
       };
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
@@ -2409,6 +2413,8 @@ export interface operations {
         /** @description Digest format; binary is returned base64-encoded */
         output?: 'hex' | 'base64' | 'binary';
         async?: boolean | ('0' | '1' | 'true' | 'false');
+        /** @description With `async=true`: the id of one of the account's enabled webhook endpoints; the job's events go to it alone, whatever its event filter. Unknown, another account's or disabled: 400 INVALID_INPUT. */
+        webhook_endpoint_id?: string;
       };
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
