@@ -101,6 +101,8 @@ describe('queue UI at /admin/queues (distributed mode)', () => {
       payload: { items: '[1 item]', encoding: 'utf8', parallel: true, output: 'hex' },
       // The request's id travels with its job (docs/operating.md "Following a request").
       trace: { requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      // An async job's events go to the account's webhook endpoints; none named (docs/webhooks.md).
+      webhook: {},
     });
     expect(JSON.stringify(body)).not.toContain(SECRET_INPUT);
   });
