@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../shared/config.js';
 import { KyselyWebhookStore, type DeliveryStatus } from '../../shared/store/kysely-webhooks.js';
+import { deliveryFields } from '../../shared/webhooks/delivery-view.js';
 import { reportingAction, table } from './output.js';
 import { openAdminStore } from './with-store.js';
 
@@ -81,21 +82,7 @@ function deliveriesCommand(): Command {
           ...(status === undefined ? {} : { status }),
         }),
       );
-      const data = rows.map((d) => ({
-        id: d.id,
-        endpointId: d.endpointId,
-        accountId: d.accountId,
-        eventType: d.eventType,
-        status: d.status,
-        attempts: d.attempts,
-        nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
-        lastStatusCode: d.lastStatusCode ?? null,
-        lastError: d.lastError ?? null,
-        lastLatencyMs: d.lastLatencyMs ?? null,
-        isTest: d.isTest,
-        createdAt: iso(d.createdAt),
-        updatedAt: iso(d.updatedAt),
-      }));
+      const data = rows.map((d) => ({ ...deliveryFields(d), accountId: d.accountId }));
       return {
         data: { deliveries: data },
         text: () =>

@@ -5,6 +5,7 @@
  */
 import { ServiceError } from '../../../shared/errors.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../../shared/store/kysely-webhooks.js';
+import { deliveryFields } from '../../../shared/webhooks/delivery-view.js';
 import { checkEndpointUrl } from '../../../shared/webhooks/endpoint-url.js';
 import type { WebhookService } from '../../../shared/webhooks/service.js';
 import { assertCan } from '../../sessions/policy.js';
@@ -35,20 +36,7 @@ export function endpointView(e: WebhookEndpointRecord): WebhookEndpointView {
 }
 
 export function deliveryView(d: WebhookDeliveryRecord): WebhookDeliveryView {
-  return {
-    id: d.id,
-    endpointId: d.endpointId,
-    eventType: d.eventType,
-    status: d.status,
-    attempts: d.attempts,
-    nextAttemptAt: d.status === 'pending' ? iso(d.nextAttemptAt) : null,
-    lastStatusCode: d.lastStatusCode ?? null,
-    lastError: d.lastError ?? null,
-    lastLatencyMs: d.lastLatencyMs ?? null,
-    isTest: d.isTest,
-    createdAt: new Date(d.createdAt).toISOString(),
-    updatedAt: new Date(d.updatedAt).toISOString(),
-  };
+  return deliveryFields(d);
 }
 
 function serviceOf(ctx: ManagementContext): WebhookService {
