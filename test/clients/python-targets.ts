@@ -3,7 +3,8 @@
  * a production key of an Enterprise account, a read-only key, a free-plan key (413, 429), a
  * JWT secret with the account it may name, a sandbox listener, and URL fetching from 127.0.0.1.
  */
-import { randomBytes } from 'node:crypto';
+import { selfSignedTsaCert } from '../../shared/proof/tsa-cert.js';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApiKey } from '../../shared/keys/api-keys.js';
@@ -77,7 +78,7 @@ export async function startDistributedTarget(): Promise<LiveTarget> {
   const cluster = await startCluster({
     apiNodes: 1,
     workers: 1,
-    env: { URL_FETCH_ALLOW_LOOPBACK: 'true', JWT_SECRET: jwtSecret, SANDBOX_PORT: String(sandboxPort) },
+    env: { URL_FETCH_ALLOW_LOOPBACK: 'true', JWT_SECRET: jwtSecret, SANDBOX_PORT: String(sandboxPort), ...proofKeys() },
   });
   return {
     name: 'distributed',
@@ -87,5 +88,15 @@ export async function startDistributedTarget(): Promise<LiveTarget> {
       SHA224D_TEST_FREE_KEY: await cluster.newKey({ plan: 'free' }),
     },
     close: () => cluster.close(),
+  };
+}
+
+/** A distributed node makes no proof keys of its own (docs/proving.md): the target is given a log and a TSA key. */
+function proofKeys(): Record<string, string> {
+  const tsaKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  return {
+    LOG_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    TSA_KEY: tsaKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    TSA_CERT: selfSignedTsaCert(tsaKey, 'python-sdk test TSA', new Date()),
   };
 }

@@ -73,6 +73,19 @@ class V2Live(unittest.TestCase):
         text = "h\u00e9llo \U0001f600"
         self.assertEqual(self.client.v2.hash(text)["hash"], sha224_hex(text.encode("utf-8")))
 
+    def test_log_a_digest_read_its_receipt_and_a_consistency_proof(self) -> None:
+        digest = hashlib.sha224(b"logged by the python sdk " + os.urandom(8)).hexdigest()
+        logged = self.client.v2.log(digest, length=33)["receipt"]
+        self.assertEqual((logged["leaf"]["digest"], logged["leaf"]["length"], logged["leaf"]["source"]), (digest, 33, "digest"))
+        self.assertGreaterEqual(logged["tree_size"], logged["index"] + 1)
+        again = self.client.v2.receipts.get(logged["id"])["receipt"]
+        self.assertEqual((again["index"], again["leaf"]["digest"]), (logged["index"], digest))
+        proof = self.client.v2.log_consistency(logged["tree_size"])
+        self.assertEqual(proof["from"], logged["tree_size"])
+        self.assertGreaterEqual(proof["to"], proof["from"])
+        with self.assertRaises(sha224d.NotFoundError):
+            self.client.v2.receipts.get("999999999999")
+
     def test_verify_match_and_mismatch(self) -> None:
         data = os.urandom(100)
         good = self.client.v2.verify(data, sha224_hex(data).upper())

@@ -62,8 +62,8 @@ class Operations(unittest.TestCase):
     def test_names_follow_the_rule_from_their_paths(self) -> None:
         for op in OPERATIONS:
             generation, _, rest = op.path.strip("/").partition("/")
-            if op.path == "/v2/jobs/{id}":
-                expected = "v2.jobs.get"
+            if op.path.endswith("/{id}"):  # a resource read by id: v2.jobs.get, v2.receipts.get
+                expected = f"{generation}.{rest[: -len('/{id}')]}.get"
             else:
                 expected = f"{generation}.{'submit_' if op.submits_job else ''}{rest.replace('/', '_')}"
             self.assertEqual(op.name, expected)
@@ -82,8 +82,8 @@ class Operations(unittest.TestCase):
             if not op.repeatable:
                 self.assertIn("idempotency_key", inspect.signature(target).parameters, op.name)
         public = {f"v1.{n}" for n in dir(client.v1) if not n.startswith("_")}
-        public |= {f"v2.{n}" for n in dir(client.v2) if not n.startswith("_") and n != "jobs"}
-        public |= {"v2.jobs.get"}
+        public |= {f"v2.{n}" for n in dir(client.v2) if not n.startswith("_") and n not in ("jobs", "receipts")}
+        public |= {"v2.jobs.get", "v2.receipts.get"}
         # Beyond the operations: v2.upload (file or stream by size), v2.upload_resumable (the tus
         # exchanges of /v2/uploads) and v2.jobs.wait (polls v2.jobs.get).
         self.assertEqual(public - methods, {"v2.upload", "v2.upload_resumable"})

@@ -109,9 +109,14 @@ class Generator:
         required = [p for p in properties if p in set(schema.get("required", []))]
         optional = [p for p in properties if p not in required]
         fields = {prop: self.type_of(spec, name + _pascal(prop)) for prop, spec in properties.items()}
-        for prop in properties:
-            if not prop.isidentifier() or keyword.iskeyword(prop):
-                raise ValueError(f"{name}.{prop} is not a Python identifier")
+        if any(not prop.isidentifier() or keyword.iskeyword(prop) for prop in properties):
+            # A field named by a keyword (``from``) or not an identifier: the functional TypedDict
+            # form, which takes any string key; all fields required, as such shapes are answers.
+            if optional:
+                raise ValueError(f"{name} has optional fields not named by Python identifiers")
+            items = ", ".join(f"{json.dumps(prop)}: {fields[prop]}" for prop in properties)
+            self.blocks.append(f'#: ``{name}`` of /openapi.json.\n{name} = TypedDict("{name}", {{{items}}})')
+            return
 
         def body(props: List[str]) -> List[str]:
             lines: List[str] = []

@@ -91,6 +91,39 @@ class UnsupportedMediaTypeError(InvalidRequestError):
     code = "UNSUPPORTED_MEDIA_TYPE"
 
 
+class HashMismatchError(InvalidRequestError):
+    """The bytes' SHA-224 is not the one given with them (``X-Expected-SHA224``, tus metadata
+    ``sha224``): ``details`` names the expected and computed digests."""
+
+    code = "HASH_MISMATCH"
+
+
+class TusVersionUnsupportedError(InvalidRequestError):
+    code = "TUS_VERSION_UNSUPPORTED"
+
+
+class UploadOffsetMismatchError(InvalidRequestError):
+    """A PATCH whose ``Upload-Offset`` is not the server's: ask with HEAD and go on from there."""
+
+    code = "UPLOAD_OFFSET_MISMATCH"
+
+
+class UploadLockedError(InvalidRequestError):
+    """Another request is writing this upload: try again shortly."""
+
+    code = "UPLOAD_LOCKED"
+
+
+class UploadExpiredError(InvalidRequestError):
+    code = "UPLOAD_EXPIRED"
+
+
+class ChecksumMismatchError(InvalidRequestError):
+    """A PATCH body did not match its ``Upload-Checksum``: it was discarded; send it again."""
+
+    code = "CHECKSUM_MISMATCH"
+
+
 class AuthenticationError(ApiError):
     """401: the key or token is missing, unknown, revoked or malformed."""
 
@@ -230,6 +263,12 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
         InternalError,
         ServiceUnavailableError,
         JobTimeoutError,
+        HashMismatchError,
+        TusVersionUnsupportedError,
+        UploadOffsetMismatchError,
+        UploadLockedError,
+        UploadExpiredError,
+        ChecksumMismatchError,
     )
 }
 
@@ -256,6 +295,12 @@ ERROR_STATUSES: Dict[str, int] = {
     "INTERNAL_ERROR": 500,
     "SERVICE_UNAVAILABLE": 503,
     "JOB_TIMEOUT": 504,
+    "HASH_MISMATCH": 422,
+    "TUS_VERSION_UNSUPPORTED": 412,
+    "UPLOAD_OFFSET_MISMATCH": 409,
+    "UPLOAD_LOCKED": 423,
+    "UPLOAD_EXPIRED": 410,
+    "CHECKSUM_MISMATCH": 460,
 }
 
 # An answer without the envelope (e.g. from a proxy) is classed by its status alone.

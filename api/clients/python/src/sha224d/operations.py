@@ -3,7 +3,7 @@
 Naming rule (shared by every official SDK, so their methods line up): ``<generation>.<path after
 the generation, segments joined by "_">`` -- ``/v1/hash/text`` is ``v1.hash_text`` here and
 ``v1.hashText`` in TypeScript; the ``?async=true`` form of an upload or batch is ``submit_<name>``;
-``GET /v2/jobs/{id}`` is ``v2.jobs.get``. The table is checked against the service's
+``GET /v2/jobs/{id}`` is ``v2.jobs.get`` (and ``GET /v2/receipts/{id}`` ``v2.receipts.get``). The table is checked against the service's
 ``/openapi.json`` by the test suite.
 """
 
@@ -43,6 +43,11 @@ OPERATIONS: Tuple[Operation, ...] = (
     _op("v2.submit_file", "POST", "/v2/file", repeatable=False, submits_job=True),
     _op("v2.submit_stream", "POST", "/v2/stream", repeatable=False, submits_job=True),
     _op("v2.jobs.get", "GET", "/v2/jobs/{id}"),
+    # proof of existence (docs/proving.md); POST /v2/timestamp is for RFC 3161 clients (openssl ts)
+    # and /v2/uploads is driven whole by ``v2.upload_resumable``, so neither is an operation here
+    _op("v2.log", "POST", "/v2/log"),
+    _op("v2.log_consistency", "GET", "/v2/log/consistency"),
+    _op("v2.receipts.get", "GET", "/v2/receipts/{id}"),
     # v1 Set A
     _op("v1.hash", "POST", "/v1/hash"),
     _op("v1.verify", "POST", "/v1/verify"),

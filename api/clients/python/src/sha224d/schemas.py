@@ -14,6 +14,7 @@ __all__ = [
     "BatchJobCompleted",
     "BatchRequest",
     "BatchResponse",
+    "ConsistencyResponse",
     "DigestJobCompleted",
     "ErrorResponse",
     "FileJobCompleted",
@@ -26,12 +27,17 @@ __all__ = [
     "JobFailed",
     "JobPending",
     "JobStatus",
+    "LogDigestRequest",
+    "LogKey",
+    "LogLeaf",
     "OAuthError",
     "OAuthIntrospectionResponse",
     "OAuthTokenForm",
     "OAuthTokenLookupForm",
     "OAuthTokenResponse",
     "Readiness",
+    "Receipt",
+    "ReceiptResponse",
     "SdkManifest",
     "StreamJobCompleted",
     "StreamResponse",
@@ -149,6 +155,10 @@ class BatchResponse(TypedDict):
     processing_time_ms: int
 
 
+#: ``ConsistencyResponse`` of /openapi.json.
+ConsistencyResponse = TypedDict("ConsistencyResponse", {"success": Literal[True], "from": int, "to": int, "proof": List[str], "from_checkpoint": str, "to_checkpoint": str})
+
+
 class DigestJobCompleted(TypedDict):
     """``DigestJobCompleted`` of /openapi.json."""
     success: Literal[True]
@@ -179,8 +189,7 @@ class ErrorResponse(TypedDict):
     error: ErrorResponseError
 
 
-class FileJobCompleted(TypedDict):
-    """``FileJobCompleted`` of /openapi.json."""
+class _FileJobCompletedRequired(TypedDict):
     success: Literal[True]
     hash: str
     algorithm: Literal["SHA-224"]
@@ -195,8 +204,13 @@ class FileJobCompleted(TypedDict):
     status: Literal["completed"]
 
 
-class FileResponse(TypedDict):
-    """``FileResponse`` of /openapi.json."""
+class FileJobCompleted(_FileJobCompletedRequired, total=False):
+    """``FileJobCompleted`` of /openapi.json."""
+    #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+    verified: Literal[True]
+
+
+class _FileResponseRequired(TypedDict):
     success: Literal[True]
     hash: str
     algorithm: Literal["SHA-224"]
@@ -209,6 +223,12 @@ class FileResponse(TypedDict):
     processing_time_ms: int
 
 
+class FileResponse(_FileResponseRequired, total=False):
+    """``FileResponse`` of /openapi.json."""
+    #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+    verified: Literal[True]
+
+
 class _HashRequestRequired(TypedDict):
     data: str
 
@@ -219,10 +239,11 @@ class HashRequest(_HashRequestRequired, total=False):
     encoding: Literal["utf8", "hex", "base64"]
     #: Digest format; binary is returned base64-encoded. Defaults to "hex" when omitted.
     output: Literal["hex", "base64", "binary"]
+    #: Also log the digest in the transparency log; the answer carries a receipt. Defaults to false when omitted.
+    log: bool
 
 
-class HashResponse(TypedDict):
-    """``HashResponse`` of /openapi.json."""
+class _HashResponseRequired(TypedDict):
     success: Literal[True]
     hash: str
     algorithm: Literal["SHA-224"]
@@ -230,6 +251,11 @@ class HashResponse(TypedDict):
     timestamp: str
     #: Server-side processing time in milliseconds
     processing_time_ms: int
+
+
+class HashResponse(_HashResponseRequired, total=False):
+    """``HashResponse`` of /openapi.json."""
+    receipt: Receipt
 
 
 class Health(TypedDict):
@@ -287,6 +313,42 @@ class JobPending(TypedDict):
 
 #: ``JobStatus`` of /openapi.json.
 JobStatus = Union["JobPending", "BatchJobCompleted", "FileJobCompleted", "StreamJobCompleted", "DigestJobCompleted", "JobFailed"]
+
+
+class _LogDigestRequestRequired(TypedDict):
+    digest: str
+
+
+class LogDigestRequest(_LogDigestRequestRequired, total=False):
+    """``LogDigestRequest`` of /openapi.json."""
+    #: Bytes of the data, if known
+    length: int
+
+
+class LogKey(TypedDict):
+    """``LogKey`` of /openapi.json."""
+    #: The log origin, the first line of every checkpoint
+    origin: str
+    #: C2SP note verifier key: `<name>+<hex key id>+<base64(0x01 ‖ Ed25519 public key)>`
+    verifier_key: str
+    #: The Ed25519 public key, base64
+    public_key: str
+    algorithm: Literal["Ed25519"]
+    checkpoint: str
+    tiles: str
+    tsa_certificate: str
+
+
+class LogLeaf(TypedDict):
+    """``LogLeaf`` of /openapi.json."""
+    #: SHA-224 of the data, lowercase hex
+    digest: str
+    #: Bytes hashed (0 when only a digest was logged)
+    length: int
+    source: Literal["data", "file", "stream", "url", "digest"]
+    #: An opaque tag of the account (HMAC of its id under the log's key), never the id
+    account: str
+    time: str
 
 
 class OAuthError(TypedDict):
@@ -381,6 +443,31 @@ class Readiness(TypedDict):
     checks: ReadinessChecks
 
 
+class Receipt(TypedDict):
+    """``Receipt`` of /openapi.json."""
+    #: The receipt id, for GET /v2/receipts/{id} (the leaf index)
+    id: str
+    index: int
+    leaf: LogLeaf
+    #: The exact leaf record the log hashed (SHA-256(0x00 ‖ leaf))
+    leaf_base64: str
+    tree_size: int
+    root_hash: str
+    inclusion_proof: List[str]
+    #: The signed C2SP checkpoint (signed note) the proof leads to
+    checkpoint: str
+    #: The same as one C2SP tlog-proof@v1 text; its `extra` line is the leaf
+    tlog_proof: str
+    #: The log verifier key (<origin>+<key id>+<base64 key>)
+    log_key: str
+
+
+class ReceiptResponse(TypedDict):
+    """``ReceiptResponse`` of /openapi.json."""
+    success: Literal[True]
+    receipt: Receipt
+
+
 class SdkManifestFilesValue(TypedDict):
     """``SdkManifestFilesValue`` of /openapi.json."""
     #: The content-addressed URL, cached for a year
@@ -400,8 +487,7 @@ class SdkManifest(TypedDict):
     files: Dict[str, SdkManifestFilesValue]
 
 
-class StreamJobCompleted(TypedDict):
-    """``StreamJobCompleted`` of /openapi.json."""
+class _StreamJobCompletedRequired(TypedDict):
     success: Literal[True]
     hash: str
     algorithm: Literal["SHA-224"]
@@ -415,8 +501,13 @@ class StreamJobCompleted(TypedDict):
     status: Literal["completed"]
 
 
-class StreamResponse(TypedDict):
-    """``StreamResponse`` of /openapi.json."""
+class StreamJobCompleted(_StreamJobCompletedRequired, total=False):
+    """``StreamJobCompleted`` of /openapi.json."""
+    #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+    verified: Literal[True]
+
+
+class _StreamResponseRequired(TypedDict):
     success: Literal[True]
     hash: str
     algorithm: Literal["SHA-224"]
@@ -426,6 +517,12 @@ class StreamResponse(TypedDict):
     timestamp: str
     #: Server-side processing time in milliseconds
     processing_time_ms: int
+
+
+class StreamResponse(_StreamResponseRequired, total=False):
+    """``StreamResponse`` of /openapi.json."""
+    #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
+    verified: Literal[True]
 
 
 class _V1BatchHashRequestItemsItemRequired(TypedDict):

@@ -47,6 +47,8 @@ class V2(Calls):
         super().__init__(session)
         #: ``GET /v2/jobs/{id}`` and waiting for a job.
         self.jobs = Jobs(session)
+        #: ``GET /v2/receipts/{id}``: a logged digest's receipt.
+        self.receipts = Receipts(session)
 
     # ---- JSON operations ------------------------------------------------------------------------
 
@@ -202,6 +204,19 @@ class V2(Calls):
         uploaded.result = self.jobs.wait(uploaded.job_id, timeout=wait_timeout)
         return uploaded
 
+    # ---- proof of existence (docs/proving.md) ----------------------------------------------------
+
+    def log(self, digest: str, *, length: Optional[int] = None) -> Dict[str, Any]:
+        """``POST /v2/log``: append a SHA-224 (56 hex) to the transparency log; the answer carries its
+        receipt (leaf, index, inclusion proof, checkpoint)."""
+        return self._call("v2.log", {"digest": digest, "length": length})
+
+    def log_consistency(self, first: int, second: Optional[int] = None) -> Dict[str, Any]:
+        """``GET /v2/log/consistency``: the proof that the log of size ``first`` is a prefix of the
+        one of size ``second`` (default: the latest checkpoint)."""
+        query = {"from": str(first)} if second is None else {"from": str(first), "to": str(second)}
+        return self._session.request("v2.log_consistency", query=query)
+
     # ---- helpers ---------------------------------------------------------------------------------
 
     def _stream(
@@ -230,3 +245,13 @@ class V2(Calls):
 
 def _stream_query(chunk_size: Optional[int], output: Optional[str]) -> Dict[str, str]:
     return {key: str(value) for key, value in (("chunk_size", chunk_size), ("output", output)) if value is not None}
+
+
+class Receipts:
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def get(self, receipt_id: str) -> Dict[str, Any]:
+        """``GET /v2/receipts/{id}``: the receipt of a digest this account logged, proven against the
+        latest checkpoint (another account's receipt is ``NotFoundError``)."""
+        return self._session.request("v2.receipts.get", path_params={"id": receipt_id})
