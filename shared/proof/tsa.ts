@@ -113,7 +113,9 @@ export class TimeStampAuthority {
     const genTime = this.now();
     genTime.setUTCMilliseconds(0);
     const serial = randomBytes(16);
-    serial[0] = (serial[0] ?? 0) & 0x7f;
+    // A DER INTEGER is minimal and positive: the first byte in 0x40..0x7f, never 0x00 (a leading
+    // zero before a byte < 0x80 is padding, which OpenSSL refuses) nor ≥ 0x80 (negative).
+    serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
     const tst = new TSTInfo({
       version: 1,
       policy: this.policy,
