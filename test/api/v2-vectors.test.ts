@@ -12,6 +12,14 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
+// The shared core does not depend on the target, so its 100 Monte checkpoints are checked once.
+it('SHA224Monte.rsp: all 100 checkpoints through the shared core', () => {
+  const { seed, checkpoints } = loadMonte();
+  expect(checkpoints).toHaveLength(100);
+  const core = (msg: Buffer) => Buffer.from(computeHash({ data: msg.toString('hex'), encoding: 'hex' }).digest, 'hex');
+  expect(runMonte(seed, 100, core)).toEqual(checkpoints.map((cp) => cp.md));
+});
+
 describe.each(TARGETS)('vectors through the API on %s', (target) => {
   let s: Target;
   let h: Record<string, string>;
@@ -37,9 +45,8 @@ describe.each(TARGETS)('vectors through the API on %s', (target) => {
     });
   });
 
-  it('SHA224Monte.rsp: the first checkpoint through the API, all 100 through the shared core', async () => {
+  it('SHA224Monte.rsp: the first checkpoint through the API', async () => {
     const { seed, checkpoints } = loadMonte();
-    expect(checkpoints).toHaveLength(100);
     // 1000 chained requests: each input is the previous three digests.
     let [a, b, c] = [seed, seed, seed];
     for (let i = 0; i < 1000; i++) {
@@ -47,8 +54,6 @@ describe.each(TARGETS)('vectors through the API on %s', (target) => {
       [a, b, c] = [b, c, md];
     }
     expect(c.toString('hex')).toBe(checkpoints[0]!.md);
-    const core = (msg: Buffer) => Buffer.from(computeHash({ data: msg.toString('hex'), encoding: 'hex' }).digest, 'hex');
-    expect(runMonte(seed, 100, core)).toEqual(checkpoints.map((cp) => cp.md));
   });
 
   const hmacHex = async (keyHex: string, msgHex: string): Promise<string> => {
