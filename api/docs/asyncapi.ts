@@ -1,12 +1,14 @@
 /**
  * The AsyncAPI 3.0 document of the realtime interfaces: WebSocket /v2/ws and the socket.io
- * namespace /v2 (docs/api.md "WebSocket"; docs/realtime.md). Payload schemas come from the zod
- * schemas (realtime-messages.ts); the rest states what api/realtime/ does: correlation by `id`,
- * refusals at the upgrade, close codes, acknowledgements and job pushes.
+ * namespace /v2 (docs/api.md "WebSocket"; docs/realtime.md), and the webhooks the service sends
+ * (docs/webhooks.md; webhook-messages.ts). Payload schemas come from the zod schemas
+ * (realtime-messages.ts, shared/webhooks/event-schema.ts); the rest states what api/realtime/ does:
+ * correlation by `id`, refusals at the upgrade, close codes, acknowledgements and job pushes.
  */
 import type { Config } from '../../shared/config.js';
 import { realtimeMessageSchemas, type JsonSchema } from './realtime-messages.js';
 import { SERVICE_VERSION } from './version.js';
+import { WEBHOOK_CHANNEL, WEBHOOK_OPERATION, WEBHOOK_SERVER, webhookMessages } from './webhook-messages.js';
 
 export const ASYNCAPI_VERSION = '3.0.0';
 
@@ -144,7 +146,7 @@ export function buildAsyncApiDocument({ host, secure }: Origin): Record<string, 
       title: 'sha224d realtime API',
       version: SERVICE_VERSION,
       description:
-        'SHA-224 over WebSocket (`/v2/ws`) and socket.io (namespace `/v2`). Every message counts against the v2 per-second rate and the daily quota like one HTTP request; a refusal answers with `RATE_LIMIT_EXCEEDED` and keeps the connection open. The HTTP API is described by /openapi.json.',
+        'SHA-224 over WebSocket (`/v2/ws`) and socket.io (namespace `/v2`), and the signed webhooks (Standard Webhooks 1.0) the service POSTs to registered endpoints (channel `webhooks`). Every realtime message counts against the v2 per-second rate and the daily quota like one HTTP request; a refusal answers with `RATE_LIMIT_EXCEEDED` and keeps the connection open. The HTTP API is described by /openapi.json.',
       externalDocs: { description: 'Realtime guide', url: `${secure ? 'https' : 'http'}://${host}/docs/guides/realtime` },
     },
     defaultContentType: 'application/json',
@@ -156,6 +158,7 @@ export function buildAsyncApiDocument({ host, secure }: Origin): Record<string, 
         description: 'The API port (plain WebSocket frames, one JSON object per frame).',
         security,
       },
+      webhookReceiver: WEBHOOK_SERVER,
       socketIo: {
         host,
         protocol,
@@ -208,6 +211,7 @@ export function buildAsyncApiDocument({ host, secure }: Origin): Record<string, 
         },
         'x-socketio': { path: '/socket.io', namespace: '/v2', auth: { api_key: 'an API key' } },
       },
+      webhooks: WEBHOOK_CHANNEL,
     },
     operations: {
       hashOverWebSocket: {
@@ -248,9 +252,10 @@ export function buildAsyncApiDocument({ host, secure }: Origin): Record<string, 
         title: 'socket.io `connect_error`',
         messages: [io('connectError')],
       },
+      deliverWebhook: WEBHOOK_OPERATION,
     },
     components: {
-      messages: messages(),
+      messages: { ...messages(), ...webhookMessages() },
       securitySchemes: {
         apiKey: {
           type: 'httpApiKey',

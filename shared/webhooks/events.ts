@@ -1,35 +1,17 @@
 /**
  * The events a webhook carries (docs/webhooks.md "Events"). Thin on purpose: the job's id, kind,
  * final status and its digest or error; anything larger (a batch's items) is read with
- * GET /v2/jobs/{id}, so a payload never carries more than a receiver expects to log.
+ * GET /v2/jobs/{id}, so a payload never carries more than a receiver expects to log. Their shapes
+ * are the zod schemas of event-schema.ts, which /asyncapi.json publishes.
  */
 import type { JobErrorInfo, JobRecord } from '../queue/types.js';
 
-import type { WebhookEventType } from './event-types.js';
+import type { WebhookEvent } from './event-schema.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types.js';
+export type { JobEventData, WebhookEvent } from './event-schema.js';
 /** The test event sent from the management API; never matched by an endpoint's filter. */
-export const TEST_EVENT_TYPE = 'webhook.test';
-
-export interface JobEventData {
-  job_id: string;
-  kind: string;
-  status: 'completed' | 'failed';
-  /** Lower-case hex SHA-224 of the job's input, for kinds that yield one digest. */
-  hash?: string;
-  /** Bytes hashed, with `hash`. */
-  size?: number;
-  /** Items in a batch job's result. */
-  count?: number;
-  error?: JobErrorInfo;
-}
-
-export interface WebhookEvent {
-  type: WebhookEventType | typeof TEST_EVENT_TYPE;
-  /** ISO 8601, when the event happened (not when it was sent). */
-  timestamp: string;
-  data: JobEventData | { message: string };
-}
+export const TEST_EVENT_TYPE = 'webhook.test' satisfies WebhookEvent['type'];
 
 /** The job a finished job's event describes, from what the queue holds. */
 export interface FinishedJob {
@@ -51,15 +33,12 @@ function digestOf(result: unknown): { hash?: string; size?: number; count?: numb
 }
 
 export function jobEvent(job: FinishedJob, now = Date.now()): WebhookEvent {
-  const base = { job_id: job.id, kind: job.kind, status: job.state };
-  return {
-    type: job.state === 'completed' ? 'job.completed' : 'job.failed',
-    timestamp: new Date(job.finishedAt ?? now).toISOString(),
-    data:
-      job.state === 'completed'
-        ? { ...base, ...digestOf(job.result) }
-        : { ...base, error: job.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' } },
-  };
+  const timestamp = new Date(job.finishedAt ?? now).toISOString();
+  const base = { job_id: job.id, kind: job.kind };
+  if (job.state === 'completed')
+    return { type: 'job.completed', timestamp, data: { ...base, status: 'completed', ...digestOf(job.result) } };
+  const error = job.error ?? { code: 'INTERNAL_ERROR', message: 'Internal error' };
+  return { type: 'job.failed', timestamp, data: { ...base, status: 'failed', error } };
 }
 
 export function finishedJobOf(record: JobRecord): FinishedJob | undefined {
@@ -76,7 +55,7 @@ export function finishedJobOf(record: JobRecord): FinishedJob | undefined {
 }
 
 export function testEvent(now = Date.now()): WebhookEvent {
-  return { type: TEST_EVENT_TYPE, timestamp: new Date(now).toISOString(), data: { message: 'sha224d test event' } };
+  return { type: 'webhook.test', timestamp: new Date(now).toISOString(), data: { message: 'sha224d test event' } };
 }
 
 /** An endpoint's filter: the event types it wants, empty for all job events. */

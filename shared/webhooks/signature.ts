@@ -4,13 +4,10 @@
  * secret, space-separated, so a receiver that knows either secret verifies during a rotation.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SignedHeaders } from './event-schema.js';
 import { secretKeyBytes } from './secrets.js';
 
-export type SignedHeaders = {
-  'webhook-id': string;
-  'webhook-timestamp': string;
-  'webhook-signature': string;
-};
+export type { SignedHeaders } from './event-schema.js';
 
 /** One `v1,<base64>` entry. */
 export function signatureEntry(secret: string, id: string, timestampSeconds: number, body: string): string {

@@ -122,13 +122,20 @@ describe('GET /asyncapi.json', () => {
         .channels()
         .all()
         .map((c) => c.address()),
-    ).toEqual(['/v2/ws', '/v2']);
+    ).toEqual(['/v2/ws', '/v2', null]); // webhooks: null, each endpoint's own URL (test/webhooks/asyncapi.test.ts)
     expect(
       parsed
         .operations()
         .all()
         .map((o) => `${o.action()} ${o.id()}`),
-    ).toEqual(['receive hashOverWebSocket', 'receive hashOverSocketIo', 'receive subscribeToJob', 'send pushJob', 'send refuseConnection']);
+    ).toEqual([
+      'receive hashOverWebSocket',
+      'receive hashOverSocketIo',
+      'receive subscribeToJob',
+      'send pushJob',
+      'send refuseConnection',
+      'send deliverWebhook',
+    ]);
     const host = new URL(s.url).host;
     expect(doc.servers.webSocket).toMatchObject({ host, protocol: 'ws' });
     expect(doc.servers.socketIo).toMatchObject({ host, protocol: 'ws', pathname: '/socket.io' });

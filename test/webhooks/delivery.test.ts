@@ -56,6 +56,27 @@ describe('embedded webhooks', () => {
     expect(delivery).toMatchObject({ id: req!.headers['webhook-id'], attempts: 1, lastStatusCode: 200, eventType: 'job.completed' });
   });
 
+  it('a delivery does not wait for the poll: with WEBHOOK_POLL_MS at 10 minutes, recording one wakes the dispatcher', async () => {
+    const idle = await startWebhookFixture({ pollMs: 600_000 });
+    try {
+      const { secret } = await idle.webhooks.service.createEndpoint({ accountId: idle.accountId, url: rx.url('/woken') });
+      // The second job finishes while the dispatcher sleeps on its 10-minute timer.
+      for (const data of ['first', 'second']) {
+        const { id } = await idle.queue.submit('hash', { data, encoding: 'utf8' }, { accountId: idle.accountId, webhook: {} });
+        const [req] = await waitFor(
+          () => {
+            const got = at('/woken').filter((r) => r.body.includes(`"job_id":"${id}"`));
+            return got.length === 1 && got;
+          },
+          { what: `the delivery of ${data}` },
+        );
+        expect(new Webhook(secret).verify(req!.body, req!.headers)).toMatchObject({ type: 'job.completed', data: { job_id: id } });
+      }
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('a synchronous job (no webhook target) makes no delivery; a failed async job makes job.failed', async () => {
     const { endpoint, secret } = await endpointFor('/failed', ['job.failed']);
     await fx.queue.run('hash', { data: 'sync', encoding: 'utf8' }, { accountId: fx.accountId, timeoutMs: 5000 });

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,7 @@ import { WebhookService } from '../../shared/webhooks/service.js';
 import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
 import { startWebhookWorker } from '../../workers/bullmq/webhooks.js';
 import { createJobHandlers } from '../../workers/registry.js';
+import { spawnEntry } from '../helpers/spawn.js';
 import { waitFor } from '../helpers/wait.js';
 import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
@@ -122,27 +124,39 @@ describe('distributed webhooks (BullMQ webhook queue)', () => {
 
   it('a webhook worker killed mid-delivery: another worker delivers it again with the same webhook-id', async () => {
     const prefix = freshPrefix();
-    const fixture = path.join(import.meta.dirname, 'fixtures', 'webhook-worker.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, SHARED_REDIS_URL, prefix, db.options.databaseUrl!, secretsKey], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-hooks-worker-'));
+    // The real `npm run worker` (dist/worker.js, built by the global setup) with the shortest lock
+    // its configuration allows: after the kill, its lock lapses within 1 s.
+    const child = spawnEntry(
+      'worker',
+      {
+        REDIS_URL: SHARED_REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        DATABASE_URL: db.options.databaseUrl!,
+        DATA_DIR: dataDir,
+        SECRETS_KEY: secretsKey,
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1',
+        WEBHOOK_RETRY_SCHEDULE: '0,50ms,50ms',
+        WEBHOOK_TIMEOUT_MS: '60000',
+        WORKER_LOCK_MS: '1000',
+        WORKER_STALLED_INTERVAL_MS: '1000',
+        METRICS_PORT: '0',
+      },
+      ['--queues', 'hash', '--concurrency', '1'],
+    );
     closers.push(async () => {
-      child.kill('SIGKILL');
+      await child.stop('SIGKILL');
       await dropPrefix(SHARED_REDIS_URL, prefix);
+      fs.rmSync(dataDir, { recursive: true, force: true });
     });
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('ready')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`webhook worker exited with ${code}`)));
-    });
+    await child.waitFor(/worker ready/);
     rx.script('/killed', { status: 0, hang: true });
     const service = serviceOn(prefix);
     const { endpoint, secret } = await service.createEndpoint({ accountId, url: rx.url('/killed') });
     await service.jobFinished({ id: 'job-killed', kind: 'hash', accountId, state: 'completed', result: { digest: 'ab', size: 1 } });
     // The child has sent the request and waits for an answer that never comes: kill it there.
     await waitFor(() => rx.received.some((r) => r.path === '/killed'), { timeoutMs: 20_000 });
-    child.kill('SIGKILL');
+    await child.stop('SIGKILL');
 
     const survivor = await startWebhookWorker({
       connection: SHARED_REDIS_URL,
@@ -152,7 +166,8 @@ describe('distributed webhooks (BullMQ webhook queue)', () => {
       concurrency: 2,
       perEndpoint: 2,
       lockDurationMs: 1000,
-      stalledIntervalMs: 1000,
+      // Checked every 250 ms: the killed worker's job is taken over soon after its lock lapses.
+      stalledIntervalMs: 250,
       rescueIntervalMs: 0,
     });
     closers.push(() => survivor.close());

@@ -1,0 +1,251 @@
+/**
+ * `npm run bench:webhooks [-- --jobs N] [--only embedded|distributed] [--submitters C] [--redis URL]`:
+ * webhook delivery latency, from a job's completion to the moment the signed job.completed reaches
+ * a loopback receiver (target: p50 ≤ 1 s over 1,000 jobs, docs/webhooks.md "Where delivery runs").
+ *
+ * The nodes run as `npm start`, or `npm run api` + `npm run worker`, run them (the dist/ bundles)
+ * with their default configuration (WEBHOOK_POLL_MS 1000 included) and only what the bench must
+ * choose: DATA_DIR, ports, the receiver's address in WEBHOOK_ALLOW_CIDRS, and for distributed mode
+ * REDIS_URL (the machine's Redis under a queue prefix of this run's own, deleted after) and
+ * SECRETS_KEY. Each job is a one-item POST /v2/batch?async=true; its completion time is the
+ * payload's `timestamp`, which is checked against GET /v2/jobs/{id} (the job's own `timestamp`,
+ * its finishedAt) for every job; the receipt time is the receiver's clock when the body has arrived.
+ *
+ * By default one submitter sends the jobs one after another (each once the previous is accepted), so
+ * the figure is the latency of a delivery. `--submitters 8` is a burst: the jobs then complete
+ * faster than one endpoint takes deliveries (WEBHOOK_ENDPOINT_CONCURRENCY attempts at once), and the
+ * figure becomes the time spent queued behind the backlog (README "Performance").
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { createApiKey } from '../../shared/keys/api-keys.js';
+import { createLogger } from '../../shared/log.js';
+import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { openWebhookCore } from '../../shared/webhooks/open.js';
+import { WebhookService } from '../../shared/webhooks/service.js';
+import { dropPrefix } from '../queue/redis-helpers.js';
+import { createTestDatabase, type TestDatabase } from '../store/engines.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
+import { freePort, placement, ROOT, ServerProcess } from './procs.js';
+
+const { values: args } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '1000' },
+    only: { type: 'string' },
+    submitters: { type: 'string', default: '1' },
+    redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+  },
+});
+const JOBS = Number(args.jobs);
+const SUBMITTERS = Number(args.submitters);
+const TARGET_P50_MS = 1000;
+
+type Mode = 'embedded' | 'distributed';
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+interface Setup {
+  dataDir: string;
+  /** Distributed mode: a PostgreSQL schema of its own, as the distributed tests use (two processes share the store). */
+  database?: TestDatabase;
+  accountId: string;
+  apiKey: string;
+}
+
+async function prepare(workDir: string, mode: Mode): Promise<Setup> {
+  const dataDir = path.join(workDir, mode);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const database = mode === 'distributed' ? await createTestDatabase('postgres') : undefined;
+  const store = await openStore({ dataDir, ...(database ? { database } : {}) });
+  try {
+    // Enterprise: no rate limit or quota, so no submission is refused and retried.
+    const account = await store.createAccount({ name: `bench-${mode}`, plan: 'enterprise' });
+    const { secret } = await createApiKey(store, { accountId: account.id, type: 'production', description: 'bench' });
+    return { dataDir, ...(database ? { database } : {}), accountId: account.id, apiKey: secret };
+  } finally {
+    await store.close();
+  }
+}
+
+function openStore(setup: Pick<Setup, 'dataDir' | 'database'>): Promise<KyselyAccountStore> {
+  return createStore(setup.database?.options ?? { sqlitePath: path.join(setup.dataDir, 'sha224d.sqlite') });
+}
+
+function only<T>(text: string | undefined, all: readonly T[]): T[] {
+  return text === undefined ? [...all] : all.filter((m) => text.split(',').includes(String(m)));
+}
+
+function node(name: string, entry: 'embedded' | 'api' | 'worker', env: Record<string, string>, ready: RegExp, logDir: string) {
+  const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+  const base = Object.fromEntries(keep.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]]])));
+  return ServerProcess.start({
+    name,
+    command: process.execPath,
+    args: ['--enable-source-maps', path.join(ROOT, 'dist', `${entry}.js`)],
+    env: { ...base, ...env },
+    ready,
+    logDir,
+  });
+}
+
+async function startMode(
+  mode: Mode,
+  setup: Setup,
+  workDir: string,
+): Promise<{ url: string; procs: ServerProcess[]; cleanup(): Promise<void> }> {
+  const common = { DATA_DIR: setup.dataDir, PORT: '0', WEBHOOK_ALLOW_CIDRS: '127.0.0.1' };
+  if (mode === 'embedded') {
+    const proc = await node('embedded', 'embedded', common, /listening on (http:\/\/\S+)/, workDir);
+    return { url: proc.url, procs: [proc], cleanup: () => Promise.resolve() };
+  }
+  const prefix = `bench-hooks-${randomBytes(4).toString('hex')}`;
+  const env = {
+    ...common,
+    DATABASE_URL: setup.database?.options.databaseUrl ?? '',
+    REDIS_URL: args.redis,
+    QUEUE_PREFIX: prefix,
+    SECRETS_KEY: secretsKey,
+  };
+  const api = await node('api', 'api', env, /listening on (http:\/\/\S+)/, workDir);
+  const worker = await node('worker', 'worker', { ...env, METRICS_PORT: String(await freePort()) }, /worker ready/, workDir);
+  return {
+    url: api.url,
+    procs: [api, worker],
+    async cleanup() {
+      await dropPrefix(args.redis, prefix);
+      await setup.database?.cleanup();
+    },
+  };
+}
+
+const secretsKey = randomBytes(32).toString('hex');
+
+async function createEndpoint(mode: Mode, setup: Setup, url: string): Promise<string> {
+  const store = await openStore(setup);
+  try {
+    const core = await openWebhookCore(
+      {
+        mode,
+        dataDir: setup.dataDir,
+        // Embedded: the key file the node wrote at its start.
+        SECRETS_KEY: mode === 'distributed' ? secretsKey : undefined,
+        SECRETS_KEY_PREVIOUS: undefined,
+        WEBHOOK_ALLOW_CIDRS: '127.0.0.1',
+        WEBHOOK_RETRY_SCHEDULE: '0',
+        WEBHOOK_TIMEOUT_MS: 15_000,
+        WEBHOOK_DISABLE_AFTER_DAYS: 5,
+        WEBHOOK_SECRET_OVERLAP_HOURS: 24,
+      },
+      store.db,
+      createLogger('silent'),
+    );
+    if (core === undefined) throw new Error('webhooks are off');
+    const service = new WebhookService({ store: core.store, box: core.box, schedule: () => Promise.resolve(), secretOverlapMs: 0 });
+    const { secret } = await service.createEndpoint({ accountId: setup.accountId, url, eventTypes: ['job.completed', 'job.failed'] });
+    return secret;
+  } finally {
+    await store.close();
+  }
+}
+
+async function submitAll(base: string, apiKey: string): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: SUBMITTERS }, async () => {
+      while (next < JOBS) {
+        const i = next++;
+        const res = await fetch(`${base}/v2/batch?async=true`, {
+          method: 'POST',
+          headers: { 'X-API-Key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ items: [{ id: 'a', data: `webhook bench ${i}` }] }),
+        });
+        const body = (await res.json()) as { job_id?: string };
+        if (res.status !== 202 || body.job_id === undefined) throw new Error(`submission ${i}: ${res.status} ${JSON.stringify(body)}`);
+        ids.push(body.job_id);
+      }
+    }),
+  );
+  return ids;
+}
+
+async function waitForAll(rx: Receiver, path: string, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (rx.received.filter((r) => r.path === path).length < count) {
+    if (Date.now() > deadline)
+      throw new Error(`${rx.received.filter((r) => r.path === path).length} of ${count} deliveries in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The job's own finish time as GET /v2/jobs/{id} reports it, to check the payload's timestamp against. */
+async function finishedAt(base: string, apiKey: string, id: string): Promise<string> {
+  const res = await fetch(`${base}/v2/jobs/${id}`, { headers: { 'X-API-Key': apiKey } });
+  const body = (await res.json()) as { status?: string; timestamp?: string };
+  if (res.status !== 200 || body.status !== 'completed' || body.timestamp === undefined)
+    throw new Error(`job ${id}: ${JSON.stringify(body)}`);
+  return body.timestamp;
+}
+
+async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
+  const setup = await prepare(workDir, mode);
+  const started = await startMode(mode, setup, workDir);
+  try {
+    const hookPath = `/${mode}`;
+    const secret = await createEndpoint(mode, setup, rx.url(hookPath));
+    const t0 = performance.now();
+    const ids = await submitAll(started.url, setup.apiKey);
+    const submitSeconds = (performance.now() - t0) / 1000;
+    await waitForAll(rx, hookPath, JOBS, 300_000);
+    const drainSeconds = (performance.now() - t0) / 1000;
+    const got = rx.received.filter((r) => r.path === hookPath);
+    const verifier = new Webhook(secret);
+    const byJob = new Map<string, { timestamp: string; at: number }>();
+    for (const r of got) {
+      const event = verifier.verify(r.body, r.headers) as { type: string; timestamp: string; data: { job_id: string } };
+      if (event.type !== 'job.completed') throw new Error(`unexpected ${event.type}`);
+      if (byJob.has(event.data.job_id)) throw new Error(`job ${event.data.job_id} delivered twice`);
+      byJob.set(event.data.job_id, { timestamp: event.timestamp, at: r.at });
+    }
+    const latencies: number[] = [];
+    for (const id of ids) {
+      const seen = byJob.get(id);
+      if (seen === undefined) throw new Error(`job ${id} never delivered`);
+      const finished = await finishedAt(started.url, setup.apiKey, id);
+      if (finished !== seen.timestamp) throw new Error(`job ${id}: payload timestamp ${seen.timestamp}, job finished ${finished}`);
+      latencies.push(seen.at - Date.parse(seen.timestamp));
+    }
+    latencies.sort((a, b) => a - b);
+    const p50 = percentile(latencies, 50);
+    const line = [
+      `${mode}: ${JOBS} jobs (${SUBMITTERS} submitters, all submitted in ${submitSeconds.toFixed(2)} s, all delivered after ${drainSeconds.toFixed(2)} s);`,
+      `completion → receipt ms: min ${latencies[0]} p50 ${p50} p95 ${percentile(latencies, 95)} p99 ${percentile(latencies, 99)} max ${latencies.at(-1)};`,
+      `target p50 ≤ ${TARGET_P50_MS} ms: ${p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`,
+      `(load average ${os.loadavg()[0]!.toFixed(1)})`,
+    ];
+    process.stdout.write(`${line.join(' ')}\n`);
+  } finally {
+    await Promise.all(started.procs.map((p) => p.stop()));
+    await started.cleanup();
+  }
+}
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-bench-hooks-'));
+execFileSync(process.execPath, [path.join(ROOT, 'deploy', 'build.mjs')], { stdio: 'inherit' });
+process.stdout.write(`webhook delivery latency; ${placement()}, receiver and submitters in this process\n`);
+const rx = await startReceiver();
+try {
+  for (const mode of only(args.only, ['embedded', 'distributed'] as const)) await run(mode, workDir, rx);
+} finally {
+  await rx.close();
+  if (process.env.BENCH_KEEP === undefined) fs.rmSync(workDir, { recursive: true, force: true });
+  else process.stdout.write(`kept ${workDir}\n`);
+}
