@@ -6,63 +6,16 @@
  * Upload-Checksum is 460; an expired upload answers 410 with its bytes gone.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { getJson } from '../helpers/api-server.js';
 import { sha224Hex } from '../helpers/digests.js';
 import { startTarget, type Target, type TargetName } from '../helpers/targets.js';
 import { waitFor } from '../helpers/wait.js';
 import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.js';
-
-const MiB = 1024 * 1024;
-const RETRIES = [50, 100, 200, 400, 800, 1600, 3200, 5000];
+import { attempt, finishedJob, head, MiB, onNode } from './tus-fixture.js';
 
 const segmentsStored = (t: Target): string[] => t.storedBlobs().filter((f) => f.includes('resumable'));
-
-/**
- * One tus upload attempt. With `cut`, the attempt goes through that node's cutting proxy, which
- * destroys the PATCH's connection after `cut.bodyBytes` bytes of body; the client's error then
- * ends the attempt (no retries), as a client whose network dropped.
- */
-function attempt(
-  data: Buffer,
-  options: { endpoint: string; uploadUrl?: string; key: string; cut?: { proxy: CuttingProxy; bodyBytes: number } },
-): Promise<{ url: string; aborted: boolean }> {
-  return new Promise((resolve, reject) => {
-    options.cut?.proxy.cutNextPatchAfter(options.cut.bodyBytes);
-    const upload: tus.Upload = new tus.Upload(data, {
-      endpoint: options.endpoint,
-      ...(options.uploadUrl === undefined ? {} : { uploadUrl: options.uploadUrl }),
-      uploadSize: data.length,
-      headers: { 'X-API-Key': options.key },
-      metadata: { filename: 'big.iso' },
-      retryDelays: options.cut === undefined ? RETRIES : null,
-      onUploadUrlAvailable: () => undefined,
-      onSuccess: () => resolve({ url: upload.url!, aborted: false }),
-      onError: (err) => (options.cut !== undefined && upload.url ? resolve({ url: upload.url, aborted: true }) : reject(err)),
-    });
-    upload.start();
-  });
-}
-
-/** The same upload URL on another node: any node serves any request of an upload. */
-const onNode = (url: string, base: string): string => base + new URL(url).pathname;
-
-async function head(url: string, key: string): Promise<Response> {
-  return fetch(url, { method: 'HEAD', headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0' } });
-}
-
-async function finishedJob(base: string, key: string, jobUrl: string): Promise<any> {
-  return waitFor(
-    async () => {
-      const { body } = await getJson(`${base}${jobUrl}`, { 'x-api-key': key });
-      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
-    },
-    { timeoutMs: 30_000, what: 'the upload job to finish' },
-  );
-}
 
 describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uploads on %s', (name) => {
   let t: Target;
