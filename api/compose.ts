@@ -6,7 +6,7 @@ import { maxFileBytes } from '../shared/limits/file-limits.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import { processMetrics } from '../shared/metrics/catalogue.js';
 import { openResumableStore } from '../shared/uploads/open.js';
-import { LiveHashes } from './uploads/live-hashes.js';
+import { LiveHashes } from '../shared/uploads/live-hashes.js';
 import { jobRecorder } from '../shared/metrics/record.js';
 import { createApp } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';

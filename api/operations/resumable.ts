@@ -13,7 +13,7 @@ import { freshHash, HASH_TAG, rehash, resumeHash, type ResumableHash } from '../
 import { isExpired, type ResumableRecord, type UploadSegment } from '../../shared/uploads/record.js';
 import { TOMBSTONE_MS } from '../../shared/uploads/store.js';
 import type { ApiDeps } from '../deps.js';
-import { isLive } from '../uploads/live-hashes.js';
+import { isLive } from '../../shared/uploads/live-hashes.js';
 
 type Deps = Pick<ApiDeps, 'blobs' | 'resumable' | 'uploadHashes' | 'executor' | 'config' | 'maxUploadBytes' | 'logger'>;
 
@@ -131,7 +131,7 @@ export async function appendToUpload(
       next.segments = segments;
       const state = hash.save();
       if (state === undefined) {
-        // Hashed in this node's memory: the saved state stays where it was (api/uploads/live-hashes.ts).
+        // Hashed in this node's memory: the saved state stays where it was (shared/uploads/live-hashes.ts).
         next.hashOffset = record.hashOffset ?? record.offset;
       } else {
         next.hashState = state;

@@ -16,7 +16,7 @@ const STATE_BYTES = 116;
 
 export interface ResumableHash {
   update(chunk: Uint8Array): void;
-  /** The state over every byte given so far, base64; undefined for a hash that lives in one process only (api/uploads/live-hashes.ts). */
+  /** The state over every byte given so far, base64; undefined for a hash that lives in one process only (shared/uploads/live-hashes.ts). */
   save(): string | undefined;
   digestHex(): string;
 }

@@ -33,7 +33,7 @@ export interface ResumableRecord {
   hashState: string;
   /**
    * The bytes `hashState` covers, at a segment boundary; absent: `offset`. Below `offset` while the
-   * node that took every byte so far hashes them in its memory with node:crypto (api/uploads/live-hashes.ts);
+   * node that took every byte so far hashes them in its memory with node:crypto (shared/uploads/live-hashes.ts);
    * any other node continues from `hashState` over the segments past it.
    */
   hashOffset?: number;

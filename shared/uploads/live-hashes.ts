@@ -7,7 +7,7 @@
  * restarted, continues from that state over the stored segments past it, once.
  */
 import { createHash, type Hash } from 'node:crypto';
-import type { ResumableHash } from '../../shared/uploads/hash-state.js';
+import type { ResumableHash } from './hash-state.js';
 
 /** A node:crypto hash: fast, and unsaveable (`save()` is undefined). */
 export interface LiveHash extends ResumableHash {
