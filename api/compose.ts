@@ -6,6 +6,7 @@ import { maxFileBytes } from '../shared/limits/file-limits.js';
 import type { PlanCatalog } from '../shared/limits/plans.js';
 import { processMetrics } from '../shared/metrics/catalogue.js';
 import { openResumableStore } from '../shared/uploads/open.js';
+import { LiveHashes } from '../shared/uploads/live-hashes.js';
 import { jobRecorder } from '../shared/metrics/record.js';
 import { createApp } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
@@ -85,6 +86,7 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     maxUploadBytes: planUploadLimits(config, limits.catalog),
     anyClientKeyAllows: clientDomainIndex(store),
     resumable: openResumableStore(config, logger),
+    uploadHashes: new LiveHashes(),
     metrics,
     // Management routes and `?webhook_endpoint_id=` read it; absent, they answer 503.
     ...(engines.webhooks === undefined ? {} : { webhooks: engines.webhooks }),

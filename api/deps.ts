@@ -10,6 +10,7 @@ import type { Metrics } from '../shared/metrics/catalogue.js';
 import type { JobQueue } from '../shared/queue/types.js';
 import type { AccountStore } from '../shared/store/types.js';
 import type { ResumableStore } from '../shared/uploads/store.js';
+import type { LiveHashes } from '../shared/uploads/live-hashes.js';
 import type { JobExecutor } from './jobs/executor.js';
 import type { FirstUse } from './lazy.js';
 import type { ProofServices } from '../shared/proof/services.js';
@@ -47,6 +48,8 @@ export interface ApiDeps extends Omit<ApiEngines, 'metrics' | 'cleanups'> {
   metrics: Metrics;
   /** Resumable (tus) uploads' records and write locks: memory in embedded mode, Redis in distributed mode. */
   resumable: ResumableStore;
+  /** Resumable uploads' digests hashed in this node's memory between PATCHes (shared/uploads/live-hashes.ts). */
+  uploadHashes: LiveHashes;
   /** Preflight helper: does any active client key allow this Origin host? */
   anyClientKeyAllows: (host: string) => Promise<boolean>;
   /** The transparency log and the time-stamp authority (docs/proving.md), opened on first use. */

@@ -16,12 +16,17 @@ const STATE_BYTES = 116;
 
 export interface ResumableHash {
   update(chunk: Uint8Array): void;
-  /** The state over every byte given so far, base64. */
-  save(): string;
+  /** The state over every byte given so far, base64; undefined for a hash that lives in one process only (shared/uploads/live-hashes.ts). */
+  save(): string | undefined;
   digestHex(): string;
 }
 
-function wrap(hasher: IHasher): ResumableHash {
+/** A hash-wasm hash: its state can always be saved. */
+export interface SavableHash extends ResumableHash {
+  save(): string;
+}
+
+function wrap(hasher: IHasher): SavableHash {
   return {
     update: (chunk) => {
       hasher.update(chunk);
@@ -31,14 +36,14 @@ function wrap(hasher: IHasher): ResumableHash {
   };
 }
 
-export async function freshHash(): Promise<ResumableHash> {
+export async function freshHash(): Promise<SavableHash> {
   const hasher = await createSHA224();
   hasher.init();
   return wrap(hasher);
 }
 
 /** The hash continued from a saved state, or undefined when the state cannot be trusted. */
-export async function resumeHash(state: string | undefined, tag: string | undefined): Promise<ResumableHash | undefined> {
+export async function resumeHash(state: string | undefined, tag: string | undefined): Promise<SavableHash | undefined> {
   if (state === undefined || tag !== HASH_TAG) return undefined;
   const bytes = Buffer.from(state, 'base64');
   if (bytes.length !== STATE_BYTES) return undefined;
@@ -51,9 +56,9 @@ export async function resumeHash(state: string | undefined, tag: string | undefi
   return wrap(hasher);
 }
 
-/** A hash rebuilt over stored bytes, read in order: where the saved state was lost or unrecognised. */
-export async function rehash(sources: AsyncIterable<Readable>): Promise<{ hash: ResumableHash; size: number }> {
-  const hash = await freshHash();
+/** A hash rebuilt over stored bytes, read in order (continuing `from` when given): where the saved state was lost, unrecognised or behind. */
+export async function rehash(sources: AsyncIterable<Readable>, from?: SavableHash): Promise<{ hash: SavableHash; size: number }> {
+  const hash = from ?? (await freshHash());
   let size = 0;
   for await (const source of sources) {
     for await (const chunk of source as AsyncIterable<Buffer>) {

@@ -29,8 +29,14 @@ export interface ResumableRecord {
   createdAt: number;
   expiresAt: number;
   segments: UploadSegment[];
-  /** The serialised hash state over the first `offset` bytes (shared/uploads/hash-state.ts), base64. */
+  /** The serialised hash state over the first `hashOffset` bytes (shared/uploads/hash-state.ts), base64. */
   hashState: string;
+  /**
+   * The bytes `hashState` covers, at a segment boundary; absent: `offset`. Below `offset` while the
+   * node that took every byte so far hashes them in its memory with node:crypto (shared/uploads/live-hashes.ts);
+   * any other node continues from `hashState` over the segments past it.
+   */
+  hashOffset?: number;
   /** What wrote `hashState`; a state of any other tag is rebuilt from the stored bytes, never loaded. */
   hashTag: string;
   /** Set once the last byte arrived: the `file` job that carries its digest. */

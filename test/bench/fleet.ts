@@ -154,13 +154,17 @@ export class Fleet {
         this.launchOptions('sha224d api (queue)', ...this.entry('api'), { ...(await this.distributedEnv()), INLINE_MAX_BYTES: '0' }),
       ),
     );
-    const worker = await this.once('worker', async () =>
+    return { api, worker: await this.worker() };
+  }
+
+  /** One worker with its defaults. */
+  worker(): Promise<ServerProcess> {
+    return this.once('worker', async () =>
       ServerProcess.start({
         ...this.launchOptions('sha224d worker', ...this.entry('worker'), { ...(await this.distributedEnv()), METRICS_PORT: '0' }),
         ready: /worker ready/,
       }),
     );
-    return { api, worker };
   }
 
   /**

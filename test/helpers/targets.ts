@@ -25,6 +25,8 @@ export interface Target {
   /** Uploaded bytes still held by the blob store. */
   storedBlobs(): string[];
   newKey(options: { type?: KeyType; plan?: Plan; expiresAt?: Date }): Promise<string>;
+  /** The cluster only: SIGKILL API node `i` (its URL stays in `urls`, refusing connections). */
+  killApi?(i: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,9 @@ export async function startTarget(name: TargetName, env: Record<string, string> 
       keys: c.keys,
       storedBlobs: () => c.storedObjects(),
       newKey: (o) => c.newKey(o),
+      killApi: async (i) => {
+        await c.apis[i]?.stop('SIGKILL');
+      },
       close: () => c.close(),
     };
   }

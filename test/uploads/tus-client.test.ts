@@ -1,75 +1,41 @@
 /**
  * /v2/uploads driven by the real tus client (tus-js-client 4.3.1, unmodified) in embedded mode and
  * against a cluster of 2 API nodes round-robin (Redis records and locks, s3rver segments):
- * a 64 MiB upload cut at three random offsets by destroying its PATCH mid-body and resumed on the
- * other node ends with node:crypto's digest; two PATCHes at once serialise; a wrong
- * Upload-Checksum is 460; an expired upload answers 410 with its bytes gone.
+ * an upload (TUS_TEST_MIB, README "Tests") cut at three random offsets by destroying its PATCH
+ * mid-body and resumed on the other node ends with node:crypto's digest; two PATCHes at once
+ * serialise; a wrong Upload-Checksum is 460; an expired upload answers 410 with its bytes gone;
+ * in the cluster, a node SIGKILLed mid-PATCH leaves the upload to the other node.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { getJson } from '../helpers/api-server.js';
 import { sha224Hex } from '../helpers/digests.js';
 import { startTarget, type Target, type TargetName } from '../helpers/targets.js';
 import { waitFor } from '../helpers/wait.js';
 import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
 import { startCuttingProxy, type CuttingProxy } from '../helpers/cutting-proxy.js';
-
-const MiB = 1024 * 1024;
-const RETRIES = [50, 100, 200, 400, 800, 1600, 3200, 5000];
+import { attempt, finishedJob, head, MiB, onNode } from './tus-fixture.js';
 
 const segmentsStored = (t: Target): string[] => t.storedBlobs().filter((f) => f.includes('resumable'));
 
 /**
- * One tus upload attempt. With `cut`, the attempt goes through that node's cutting proxy, which
- * destroys the PATCH's connection after `cut.bodyBytes` bytes of body; the client's error then
- * ends the attempt (no retries), as a client whose network dropped.
+ * The cut-and-resume upload's size: 16 MiB by default, whose segments are 0.5–10 MiB (the first
+ * always one S3 PUT, a later one over the 5 MiB part, so multipart, in most runs); TUS_TEST_MIB=64
+ * is the full variant, every segment but the first and last multipart.
  */
-function attempt(
-  data: Buffer,
-  options: { endpoint: string; uploadUrl?: string; key: string; cut?: { proxy: CuttingProxy; bodyBytes: number } },
-): Promise<{ url: string; aborted: boolean }> {
-  return new Promise((resolve, reject) => {
-    options.cut?.proxy.cutNextPatchAfter(options.cut.bodyBytes);
-    const upload: tus.Upload = new tus.Upload(data, {
-      endpoint: options.endpoint,
-      ...(options.uploadUrl === undefined ? {} : { uploadUrl: options.uploadUrl }),
-      uploadSize: data.length,
-      headers: { 'X-API-Key': options.key },
-      metadata: { filename: 'big.iso' },
-      retryDelays: options.cut === undefined ? RETRIES : null,
-      onUploadUrlAvailable: () => undefined,
-      onSuccess: () => resolve({ url: upload.url!, aborted: false }),
-      onError: (err) => (options.cut !== undefined && upload.url ? resolve({ url: upload.url, aborted: true }) : reject(err)),
-    });
-    upload.start();
-  });
-}
-
-/** The same upload URL on another node: any node serves any request of an upload. */
-const onNode = (url: string, base: string): string => base + new URL(url).pathname;
-
-async function head(url: string, key: string): Promise<Response> {
-  return fetch(url, { method: 'HEAD', headers: { 'X-API-Key': key, 'Tus-Resumable': '1.0.0' } });
-}
-
-async function finishedJob(base: string, key: string, jobUrl: string): Promise<any> {
-  return waitFor(
-    async () => {
-      const { body } = await getJson(`${base}${jobUrl}`, { 'x-api-key': key });
-      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
-    },
-    { timeoutMs: 30_000, what: 'the upload job to finish' },
-  );
-}
+const UPLOAD_MIB = Number(process.env.TUS_TEST_MIB ?? 16);
 
 describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uploads on %s', (name) => {
   let t: Target;
   let key: string;
   let proxies: CuttingProxy[] = [];
   beforeAll(async () => {
-    t = await startTarget(name, { MAX_STREAM_BYTES: String(128 * MiB), BLOB_SWEEP_GRACE_SECONDS: '60' });
+    t = await startTarget(name, {
+      MAX_STREAM_BYTES: String(Math.max(128, UPLOAD_MIB) * MiB),
+      BLOB_SWEEP_GRACE_SECONDS: '60',
+      // A killed node's lock lapses after UPLOAD_LOCK_MS: 1 s (the minimum) keeps the other node's wait short.
+      UPLOAD_LOCK_MS: '1000',
+    });
     key = t.keys.production;
     proxies = await Promise.all(t.urls.map((url) => startCuttingProxy({ host: '127.0.0.1', port: Number(new URL(url).port) })));
   }, 120_000);
@@ -80,8 +46,8 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
   const node = (i: number): string => t.urls[i % t.urls.length]!;
   const proxy = (i: number): CuttingProxy => proxies[i % proxies.length]!;
 
-  it('a 64 MiB upload cut at 3 random offsets and resumed on the other node each time gives node:crypto digest', async () => {
-    const data = randomBytes(64 * MiB);
+  it(`a ${UPLOAD_MIB} MiB upload cut at 3 random offsets and resumed on the other node each time gives node:crypto digest`, async () => {
+    const data = randomBytes(UPLOAD_MIB * MiB);
     const expected = createHash('sha224').update(data).digest('hex');
     // One cut in each third of the file, at a random place.
     const cuts = [0, 1, 2].map((third) => Math.floor(((third + 0.1 + Math.random() * 0.8) * data.length) / 3));
@@ -101,9 +67,13 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
       // Every byte that reached the server before the cut is stored and hashed: HEAD on the other
       // node reports exactly the cut offset once the cut PATCH has committed.
       const next = onNode(url, node(i + 1));
-      await waitFor(async () => (await head(next, key)).headers.get('upload-offset') === String(cutAt), {
+      let seen: string | null = null;
+      await waitFor(async () => (seen = (await head(next, key)).headers.get('upload-offset')) === String(cutAt), {
         timeoutMs: 30_000,
         what: `the offset to reach the cut at ${cutAt}`,
+      }).catch((err: unknown) => {
+        // Below the cut: bytes lost; unchanged: the cut PATCH never ended (BODY_IDLE_TIMEOUT_MS is 30 s too).
+        throw new Error(`${String(err)}; HEAD last said ${seen} (before the cut: ${offset})`);
       });
       offset = cutAt;
     }
@@ -204,6 +174,54 @@ describe.each<TargetName>(['sqlite', 'cluster'])('tus-js-client against /v2/uplo
       expect(patch.status).toBe(410);
       expect((await patch.json()).error.code).toBe('UPLOAD_EXPIRED');
       await waitFor(() => !segmentsStored(t).some((f) => f.includes(id)), { what: "the expired upload's bytes to be deleted" });
+    },
+    60_000,
+  );
+
+  // Last: node 0 stays dead.
+  it.runIf(name === 'cluster')(
+    'node 0 SIGKILLed mid-PATCH: the client resumes on node 1 with HEAD + PATCH and gets node:crypto digest',
+    async () => {
+      const data = randomBytes(16 * MiB);
+      const chunk = 4 * MiB;
+      // The third PATCH (at 8 MiB) stops 1 MiB into its body with its connection open: node 0 is mid-body.
+      const held = proxy(0).holdPatchAt(2 * chunk, MiB);
+      let url: string | undefined;
+      const first = attempt(data, {
+        endpoint: `${proxy(0).url}/v2/uploads`,
+        key,
+        chunkSize: chunk,
+        interrupted: true,
+        onUrl: (u) => (url = u),
+      });
+      await held;
+      const id = new URL(url!).pathname.split('/').pop()!;
+      const redis = new Redis(SHARED_REDIS_URL);
+      try {
+        // Node 0 holds the upload's write lock while it receives the body.
+        await waitFor(async () => (await redis.exists(`${t.config.QUEUE_PREFIX}:sha224d:tus-lock:${id}`)) === 1, {
+          what: 'node 0 to lock the upload for its PATCH',
+        });
+        await t.killApi!(0);
+        expect((await first).aborted).toBe(true);
+        // Node 0 committed its two whole PATCHes, hashed in its memory (the saved state is still at byte 0), and nothing of the third.
+        const record = JSON.parse((await redis.get(`${t.config.QUEUE_PREFIX}:sha224d:tus:${id}`))!) as {
+          offset: number;
+          hashOffset: number;
+        };
+        expect(record).toMatchObject({ offset: 2 * chunk, hashOffset: 0 });
+      } finally {
+        redis.disconnect();
+      }
+      const onNode1 = onNode(url!, node(1));
+      expect((await head(onNode1, key)).headers.get('upload-offset')).toBe(String(2 * chunk));
+      // tus-js-client: HEAD, then PATCHes from that offset (423 while node 0's lock lapses, retried).
+      const done = await attempt(data, { endpoint: `${node(1)}/v2/uploads`, uploadUrl: onNode1, key, chunkSize: chunk });
+      expect(done.aborted).toBe(false);
+      const final = await head(onNode1, key);
+      expect(final.headers.get('upload-offset')).toBe(String(data.length));
+      const job = await finishedJob(node(1), key, final.headers.get('upload-job-url')!);
+      expect(job).toMatchObject({ status: 'completed', hash: sha224Hex(data), size: data.length });
     },
     60_000,
   );
