@@ -86,6 +86,28 @@ describe.each(ENGINES)('transparency log on %s', (engine) => {
     expect(published.at(-1)!.size).toBe(2 * PER_NODE);
   });
 
+  it('a keyed leaf (an async job) is added once, however often and from whichever node it is logged', async () => {
+    const before = (await nodes[0]!.latest()).size;
+    const digest = sha224('job result');
+    const key = `job:${engine}-once`;
+    const receipts = await Promise.all(
+      [0, 1, 0, 1, 0, 1].map((n) => nodes[n]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, key)),
+    );
+    const again = await nodes[1]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, key);
+    for (const r of [...receipts, again]) {
+      expect(r.index).toBe(before);
+      expect(r.leaf.digest).toBe(digest);
+      expect(r.leafBytes.equals(receipts[0]!.leafBytes)).toBe(true);
+      const cp = openCheckpoint(r.checkpoint, verifier);
+      expect(verifyInclusion(hashLeaf(r.leafBytes), r.index, cp.size, r.inclusionProof, cp.root)).toBe(true);
+    }
+    const rows = await stores[0]!.transparencyLog.leavesFrom(before, 10);
+    expect(rows.map((r) => r.index)).toEqual([before]);
+    // Another key is another leaf, right after.
+    const other = await nodes[0]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, `${key}-2`);
+    expect(other.index).toBe(before + 1);
+  });
+
   it('a checkpoint smaller than the latest is never stored', async () => {
     const latest = await nodes[0]!.publish();
     const older = await nodes[0]!.checkpointAt(latest.size - 1);
