@@ -15,6 +15,7 @@ import type { LogKey } from './log-key.js';
 import { consistencyProof, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
 import { formatTlogProof } from './tlog-proof.js';
+import { outsideRequest } from '../trace.js';
 
 export interface Receipt {
   readonly id: string;
@@ -133,7 +134,9 @@ export class TransparencyLog {
       // The first write waits for the end of this event-loop turn, so every request parsed in the
       // turn joins it: SQLite's driver is synchronous, and a flush started at once would commit
       // each request's leaf alone.
-      setImmediate(() => void this.#flush());
+      // It runs as background work: a batch is many requests' (and may wait for another node's
+      // lock), so it must not spend the PG_REQUEST_TIMEOUT_MS of the request that started it.
+      setImmediate(() => outsideRequest(() => void this.#flush()));
     });
   }
 

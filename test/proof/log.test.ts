@@ -14,6 +14,7 @@ import { hashLeaf, verifyConsistency, verifyInclusion } from '../../shared/proof
 import { parseVerifierKey } from '../../shared/proof/note.js';
 import { parseTlogProof } from '../../shared/proof/tlog-proof.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { currentDatabaseWait, runWithTrace } from '../../shared/trace.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';
 
 const key = logKeyOf('test.example/log', generateKeyPairSync('ed25519').privateKey);
@@ -106,6 +107,16 @@ describe.each(ENGINES)('transparency log on %s', (engine) => {
     // Another key is another leaf, right after.
     const other = await nodes[0]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, `${key}-2`);
     expect(other.index).toBe(before + 1);
+  });
+
+  it("the shared write is background work: it spends none of the requesting request's database time", async () => {
+    // A batch may wait for another node's lock for longer than PG_REQUEST_TIMEOUT_MS allows one
+    // request; charged to the request that started it, every leaf of the batch failed with 503.
+    const waited = await runWithTrace({ requestId: 'log-test' }, async () => {
+      await nodes[0]!.log({ digest: sha224('background'), length: 1, source: 'data', accountId: 'acct_bg' });
+      return currentDatabaseWait()!.waitedMs;
+    });
+    expect(waited).toBe(0);
   });
 
   it('a checkpoint smaller than the latest is never stored', async () => {
