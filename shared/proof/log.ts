@@ -1,21 +1,19 @@
 /**
- * The transparency log as one API node sees it: appends go to the shared store through one
- * sequencer (shared/store/kysely-log.ts), grouped so concurrent requests share a transaction and
- * the checkpoint signed in it, from which their receipts are built (docs/decisions.md "Proof of
- * existence"); the node mirrors the committed leaf hashes in memory (MemoryTree, synced in index
- * order) and answers roots, proofs and tiles from it. Checkpoints are also signed on a timer and on
- * demand. Ed25519 is
- * deterministic, so the checkpoint for a size is the same bytes whoever signs it; the published
- * one only grows (the store refuses a smaller one).
+ * The transparency log as one API node sees it: appends go to the shared store through the
+ * node's group commit (shared/proof/sequencer.ts), whose batches carry the checkpoint their
+ * receipts are built from; the node mirrors the committed leaf hashes in memory (MemoryTree,
+ * synced in index order) and answers roots, proofs and tiles from it. Checkpoints are also signed
+ * on a timer and on demand. Ed25519 is deterministic, so the checkpoint for a size is the same bytes
+ * whoever signs it; the published one only grows (the store refuses a smaller one).
  */
-import type { LogStore, NewLeaf, StoredCheckpoint, StoredLeaf } from '../store/kysely-log.js';
+import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
 import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
 import type { LogKey } from './log-key.js';
 import { consistencyProof, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
 import { formatTlogProof } from './tlog-proof.js';
-import { outsideRequest } from '../trace.js';
+import { Sequencer } from './sequencer.js';
 
 export interface Receipt {
   readonly id: string;
@@ -37,30 +35,15 @@ export interface LogEntryInput {
   readonly accountId: string;
 }
 
-/** Leaves per sequencer transaction at most; the rest wait for the next. */
-const MAX_BATCH = 1000;
 /** Leaves read per query while catching up. */
 const SYNC_PAGE = 5000;
 /** Account tags kept (an HMAC each); the map starts afresh when full. */
 const TAG_CACHE = 10_000;
 
-/** Where the sequencer put a leaf: its index, and the checkpoint of its batch when the batch added it. */
-interface Placed {
-  readonly index: number;
-  readonly checkpoint: StoredCheckpoint | undefined;
-}
-
-interface Pending {
-  readonly leaf: NewLeaf;
-  readonly resolve: (placed: Placed) => void;
-  readonly reject: (err: unknown) => void;
-}
-
 export class TransparencyLog {
   readonly #tree = new MemoryTree();
-  readonly #pending: Pending[] = [];
+  readonly #sequencer: Sequencer;
   readonly #tags = new Map<string, string>();
-  #flushing = false;
   #syncing: Promise<void> | undefined;
   #publishing: Promise<StoredCheckpoint> | undefined;
   #latest: StoredCheckpoint | undefined;
@@ -70,7 +53,12 @@ export class TransparencyLog {
     readonly store: LogStore,
     readonly key: LogKey,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#sequencer = new Sequencer(store, this.#tree, {
+      sign: (size, root) => signCheckpoint({ origin: this.origin, size, root }, this.origin, this.key.privateKey),
+      committed: (cp) => this.#newest(cp),
+    });
+  }
 
   get origin(): string {
     return this.key.origin;
@@ -111,7 +99,7 @@ export class TransparencyLog {
       timeMs: this.now(),
     };
     const bytes = encodeLeaf(leaf);
-    const placed = await this.#enqueue({ leaf: bytes, leafHash: hashLeaf(bytes), key: idempotencyKey });
+    const placed = await this.#sequencer.enqueue({ leaf: bytes, leafHash: hashLeaf(bytes), key: idempotencyKey });
     // Its batch's checkpoint covers a leaf it added: the receipt needs nothing more from the store.
     if (placed.checkpoint) return this.#receipt(placed.index, bytes, leaf, placed.checkpoint);
     return this.receipt(placed.index);
@@ -119,88 +107,7 @@ export class TransparencyLog {
 
   /** Appends a leaf through the shared sequencer; resolves its index once committed. */
   async append(leaf: Buffer): Promise<number> {
-    return (await this.#enqueue({ leaf, leafHash: hashLeaf(leaf) })).index;
-  }
-
-  /**
-   * Group commit: leaves that arrive while a batch is being written wait for the next one, so
-   * concurrent requests share one transaction and one signed checkpoint.
-   */
-  #enqueue(leaf: NewLeaf): Promise<Placed> {
-    return new Promise<Placed>((resolve, reject) => {
-      this.#pending.push({ leaf, resolve, reject });
-      if (this.#flushing) return;
-      this.#flushing = true;
-      // The first write waits for the end of this event-loop turn, so every request parsed in the
-      // turn joins it: SQLite's driver is synchronous, and a flush started at once would commit
-      // each request's leaf alone.
-      // It runs as background work: a batch is many requests' (and may wait for another node's
-      // lock), so it must not spend the PG_REQUEST_TIMEOUT_MS of the request that started it.
-      setImmediate(() => outsideRequest(() => void this.#flush()));
-    });
-  }
-
-  async #flush(): Promise<void> {
-    try {
-      while (this.#pending.length > 0) {
-        const batch = this.#pending.splice(0, MAX_BATCH);
-        try {
-          let tail: { from: number; hashes: Buffer[] } | undefined;
-          const outcome = await this.store.append(
-            batch.map((p) => p.leaf),
-            async (b) => {
-              const sealed = await this.#seal(b.first, b.added, b.read);
-              tail = sealed.tail;
-              return sealed.checkpoint;
-            },
-          );
-          // Committed: the tree takes the leaves it lacks (a sync may have read some meanwhile).
-          if (tail) for (let i = this.#tree.size - tail.from; i < tail.hashes.length; i++) this.#tree.appendLeafHash(tail.hashes[i]!);
-          if (outcome.checkpoint) this.#newest(outcome.checkpoint);
-          const end = outcome.first + outcome.added;
-          batch.forEach((p, i) => {
-            const index = outcome.indices[i]!;
-            p.resolve({ index, checkpoint: index >= outcome.first && index < end ? outcome.checkpoint : undefined });
-          });
-        } catch (err) {
-          for (const p of batch) p.reject(err);
-        }
-      }
-    } finally {
-      this.#flushing = false;
-    }
-  }
-
-  /**
-   * The checkpoint of the tree with `added` at `first`, signed inside the appending transaction. A
-   * node that missed leaves other nodes appended reads them there (`read`); the tree itself changes
-   * only after the commit, so a failed transaction leaves it as it was.
-   */
-  async #seal(
-    first: number,
-    added: readonly Buffer[],
-    read: (start: number, limit: number) => Promise<StoredLeaf[]>,
-  ): Promise<{ checkpoint: StoredCheckpoint; tail: { from: number; hashes: Buffer[] } }> {
-    const from = this.#tree.size;
-    if (from > first) throw new Error(`transparency log: this node has ${from} leaves, the store ${first}`);
-    const hashes: Buffer[] = [];
-    while (from + hashes.length < first) {
-      const at = from + hashes.length;
-      const rows = await read(at, Math.min(SYNC_PAGE, first - at));
-      if (rows.length === 0) throw new Error(`transparency log: leaf ${at} is missing`);
-      for (const row of rows) {
-        if (row.index !== from + hashes.length || !hashLeaf(row.leaf).equals(row.leafHash)) {
-          throw new Error(`transparency log: leaf ${row.index} does not follow the tree of ${from + hashes.length}`);
-        }
-        hashes.push(row.leafHash);
-      }
-    }
-    hashes.push(...added);
-    const size = first + added.length;
-    // A sync outside this transaction may have brought the tree on meanwhile: only what it lacks is extra.
-    const root = this.#tree.rootWith(hashes.slice(this.#tree.size - from));
-    const note = signCheckpoint({ origin: this.origin, size, root }, this.origin, this.key.privateKey);
-    return { checkpoint: { size, root, note }, tail: { from, hashes } };
+    return (await this.#sequencer.enqueue({ leaf, leafHash: hashLeaf(leaf) })).index;
   }
 
   /** Brings the in-memory tree up to every committed leaf (one catch-up at a time). */

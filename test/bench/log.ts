@@ -69,7 +69,7 @@ await bench('postgres').catch((err: unknown) => process.stdout.write(`postgres: 
 async function httpCost(): Promise<void> {
   const s = await startTestServer({ engine: 'sqlite', env: { LOG_ORIGIN: 'bench.local/log', LOG_CHECKPOINT_INTERVAL_MS: '0' } });
   try {
-    const requests = Math.min(total, 2000);
+    const requests = Math.min(total, 3000);
     const run = async (log: boolean, n: number): Promise<{ cpuUs: number; perSecond: number }> => {
       let next = 0;
       const cpu = process.cpuUsage();
@@ -90,9 +90,10 @@ async function httpCost(): Promise<void> {
       const used = process.cpuUsage(cpu);
       return { cpuUs: (used.user + used.system) / n, perSecond: n / ((performance.now() - started) / 1000) };
     };
-    await run(false, 300);
-    await run(true, 300);
-    const ROUNDS = 5;
+    // Warm-up: both paths compiled and the tree past its first levels before anything is counted.
+    await run(false, 1000);
+    await run(true, 1000);
+    const ROUNDS = 6;
     const plain: number[] = [];
     const logged: number[] = [];
     const rates: number[] = [];
