@@ -77,10 +77,15 @@ export class Sequencer {
           // Committed: the tree takes the leaves it lacks (a sync may have read some meanwhile).
           if (tail) for (let i = this.tree.size - tail.from; i < tail.hashes.length; i++) this.tree.appendLeafHash(tail.hashes[i]!);
           if (outcome.checkpoint) this.hooks.committed(outcome.checkpoint);
+          // A leaf this batch added gets its checkpoint; a key repeated in the batch, like a key
+          // logged before, keeps the first leaf, whose bytes only the store has.
           const end = outcome.first + outcome.added;
+          const claimed = new Set<number>();
           batch.forEach((p, i) => {
             const index = outcome.indices[i]!;
-            p.resolve({ index, checkpoint: index >= outcome.first && index < end ? outcome.checkpoint : undefined });
+            const added = index >= outcome.first && index < end && !claimed.has(index);
+            claimed.add(index);
+            p.resolve({ index, checkpoint: added ? outcome.checkpoint : undefined });
           });
         } catch (err) {
           for (const p of batch) p.reject(err);
