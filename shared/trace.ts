@@ -44,6 +44,15 @@ export function runWithTrace<T>(context: TraceContext, fn: () => T, callerGone?:
   return storage.run({ trace: context, callerGone, waitedMs: 0 }, fn);
 }
 
+/**
+ * Run `fn` (and everything it awaits) as background work, outside the request in progress: work
+ * shared by many requests (the transparency log's group commit) must not spend, or be cut off by,
+ * the database time of whichever request happened to start it.
+ */
+export function outsideRequest<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 /** The database time of the request in progress; undefined outside one (background work keeps the per-step bounds only). */
 export function currentDatabaseWait(): DatabaseWait | undefined {
   return storage.getStore();

@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../../shared/auth/principal.js';
 import { hexDigestsEqual } from '../../shared/hashing/verify.js';
-import type { BatchJob, JobResults } from '../../shared/jobs/contracts.js';
+import type { BatchJob, JobResults, UrlJob } from '../../shared/jobs/contracts.js';
 import type { WebhookTarget } from '../../shared/queue/types.js';
 import { resolveTimeoutMs } from '../../shared/net/url-timeout.js';
 import { checkUrl, parseUrl } from '../../shared/net/url-policy.js';
@@ -65,11 +65,17 @@ function batchJob({ items, encoding, parallel, output }: CheckedBatch): BatchJob
 export function hashUrl(
   deps: Pick<ApiDeps, 'executor' | 'config' | 'maxUploadBytes'>,
   principal: Principal,
-  request: { url: string; timeout?: number | undefined },
+  request: { url: string; timeout?: number | undefined; log?: boolean },
 ): Promise<JobResults['url']> {
   const timeoutMs = resolveTimeoutMs(request.timeout);
   checkUrl(parseUrl(request.url), { allowLoopback: deps.config.URL_FETCH_ALLOW_LOOPBACK });
-  const payload = { url: request.url, timeoutMs, maxBytes: deps.maxUploadBytes(principal, 'v1-url') };
+  // `log` rides in the job so that, past JOB_TIMEOUT, reading the finished job logs it (docs/proving.md).
+  const payload: UrlJob = {
+    url: request.url,
+    timeoutMs,
+    maxBytes: deps.maxUploadBytes(principal, 'v1-url'),
+    ...(request.log === true ? { log: true as const } : {}),
+  };
   return deps.executor.run('url', payload, principal, undefined, timeoutMs + URL_QUEUE_SLACK_MS);
 }
 

@@ -7,6 +7,7 @@ import { ServiceError } from '../../shared/errors.js';
 import type { LeafSource } from '../../shared/proof/leaf.js';
 import type { Receipt } from '../../shared/proof/log.js';
 import type { Stamped } from '../../shared/proof/tsa.js';
+import type { JobRecord } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 
 type Proof = Pick<ApiDeps, 'proof'>;
@@ -23,6 +24,35 @@ export async function logDigest(
 ): Promise<LoggedReceipt> {
   const { log } = await deps.proof.get();
   const receipt = await log.log({ ...entry, accountId: principal.accountId });
+  return { receipt, logKey: log.key.verifierKey };
+}
+
+/** What a completed job that asked for `log` puts in the log; undefined for any other job. */
+function loggedEntry(record: JobRecord): { digest: string; length: number; source: LeafSource } | undefined {
+  if (record.state !== 'completed') return undefined;
+  switch (record.kind) {
+    case 'file':
+    case 'stream':
+    case 'url':
+      return record.payload.log === true && record.result
+        ? { digest: record.result.digest, length: record.result.size, source: record.kind }
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The receipt of a completed job that asked for `log` (docs/proving.md "Logging a job's digest"),
+ * logging its digest when its result is first read: workers have no database, so the API node that
+ * answers the result appends it, keyed by the job id, so however often and on whichever node the
+ * job is read, it has one leaf. Undefined for any other job.
+ */
+export async function jobReceipt(deps: Proof, record: JobRecord): Promise<LoggedReceipt | undefined> {
+  const entry = loggedEntry(record);
+  if (!entry) return undefined;
+  const { log } = await deps.proof.get();
+  const receipt = await log.log({ ...entry, accountId: record.accountId }, `job:${record.id}`);
   return { receipt, logKey: log.key.verifierKey };
 }
 

@@ -5,7 +5,8 @@
  */
 import { URL_TIMEOUT_DEFAULT_MS, URL_TIMEOUT_MAX_MS } from '../../shared/net/url-timeout.js';
 import { checkEncoded, checkEncodedItems, chunkSize, hexDigest, inputEncoding, outputFormat, requiredString, z } from './common.js';
-import { BATCH_MAX_ITEMS } from './v2.js';
+import { Receipt } from './proof.js';
+import { BATCH_MAX_ITEMS, logFlag } from './v2.js';
 
 /** URLs longer than this are refused before any work (docs/v1.md "Decisions"). */
 export const URL_MAX_CHARS = 2048;
@@ -91,6 +92,8 @@ export const UrlHashRequest = z
       .openapi({
         description: `Seconds, greater than 0 and at most ${URL_TIMEOUT_MAX_MS / 1000}; default ${URL_TIMEOUT_DEFAULT_MS / 1000}`,
       }),
+    // An extension of Set B, as on /v2/hash (docs/proving.md): absent, the answer is the contract's.
+    log: logFlag,
   })
   .openapi('V1UrlHashRequest');
 
@@ -188,7 +191,13 @@ export const SnakeFileHashResponse = z
   .openapi('V1HashFileResponse');
 
 export const UrlHashResponse = z
-  .object({ hash: z.string(), url: z.string(), content_length: integer, timestamp })
+  .object({
+    hash: z.string(),
+    url: z.string(),
+    content_length: integer,
+    timestamp,
+    receipt: Receipt.optional().openapi({ description: 'With `"log": true`: the transparency log receipt (docs/proving.md)' }),
+  })
   .openapi('V1UrlHashResponse');
 
 export const TextVerifyResponse = z

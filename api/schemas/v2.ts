@@ -17,7 +17,7 @@ import { Receipt } from './proof.js';
 export const BATCH_MAX_ITEMS = 1000;
 
 /** `"log": true` also logs the digest in the transparency log (docs/proving.md). */
-const logFlag = z
+export const logFlag = z
   .boolean()
   .optional()
   .default(false)
@@ -83,7 +83,14 @@ export const BatchRequest = z
     return bytes === undefined ? z.NEVER : { ...body, bytes };
   });
 
-export const FileFields = z.object({ chunk_size: chunkSize('chunk_size'), output: outputFormat('output') });
+/** `log` as a form field or query parameter: a string, like the other fields there. */
+const logField = booleanString('log').default(false).openapi({
+  type: 'boolean',
+  description:
+    'Also log the digest in the transparency log; the answer (or, with `async=true`, the completed job read from GET /v2/jobs/{id}) carries a receipt (docs/proving.md)',
+});
+
+export const FileFields = z.object({ chunk_size: chunkSize('chunk_size'), output: outputFormat('output'), log: logField });
 
 /**
  * Verify on ingest for /v2/file and /v2/stream (docs/decisions.md "Resumable uploads"): the
@@ -113,6 +120,7 @@ export const StreamQuery = z.object({
   output: outputFormat('output'),
   async: booleanString('async').default(false),
   webhook_endpoint_id: webhookEndpointId,
+  log: logField,
 });
 
 const algorithm = z.literal('SHA-224');
@@ -163,6 +171,9 @@ const verifiedField = z
   .optional()
   .openapi({ description: 'Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest' });
 
+/** With `log`: the transparency log receipt (docs/proving.md), on the answer or on the completed job. */
+const jobReceipt = Receipt.optional();
+
 export const FileResponse = z
   .object({
     success: z.literal(true),
@@ -175,6 +186,7 @@ export const FileResponse = z
     verified: verifiedField,
     timestamp,
     processing_time_ms: processingTime,
+    receipt: jobReceipt,
   })
   .openapi('FileResponse');
 
@@ -189,6 +201,7 @@ export const StreamResponse = z
     verified: verifiedField,
     timestamp,
     processing_time_ms: processingTime,
+    receipt: jobReceipt,
   })
   .openapi('StreamResponse');
 
@@ -228,7 +241,13 @@ export const BatchJobCompleted = BatchResponse.extend(completed).openapi('BatchJ
 export const FileJobCompleted = FileResponse.extend(completed).openapi('FileJobCompleted');
 export const StreamJobCompleted = StreamResponse.extend(completed).openapi('StreamJobCompleted');
 export const DigestJobCompleted = z
-  .object({ success: z.literal(true), digest: z.string().openapi({ description: 'Lowercase hex' }), timestamp, ...completed })
+  .object({
+    success: z.literal(true),
+    digest: z.string().openapi({ description: 'Lowercase hex' }),
+    timestamp,
+    receipt: jobReceipt,
+    ...completed,
+  })
   .openapi('DigestJobCompleted', {
     description: 'A finished hash, HMAC, verify or URL job, fetched after its synchronous call answered 504 JOB_TIMEOUT.',
   });

@@ -9,6 +9,8 @@ import { parseWith } from '../http/validate.js';
 import { refuseClientKeys } from '../middleware/client-keys.js';
 import { statusOf } from '../operations/account.js';
 import { compareDigests, hashBatch, hashInput, hashUrl, verifyInput } from '../operations/digests.js';
+import { logDigest } from '../operations/proof.js';
+import { receiptBody } from '../http/receipt-body.js';
 import { uploadReceiver } from '../operations/uploads.js';
 import { MiB } from '../schemas/common.js';
 import * as v1 from '../schemas/v1.js';
@@ -77,7 +79,13 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.UrlHashRequest, req.body);
-      res.json(urlHashBody(await hashUrl(deps, principalOf(res), body), body.url));
+      const principal = principalOf(res);
+      const result = await hashUrl(deps, principal, body);
+      if (body.log) {
+        // `"log": true` (docs/proving.md): the fetched body's digest is logged and the answer carries its receipt.
+        const logged = await logDigest(deps, principal, { digest: result.digest, length: result.size, source: 'url' });
+        res.json({ ...urlHashBody(result, body.url), receipt: receiptBody(logged) });
+      } else res.json(urlHashBody(result, body.url));
     },
     doc: {
       operationId: 'hashUrlV1',

@@ -10,8 +10,8 @@ import { sendJson } from '../http/send-json.js';
 import { parseWith } from '../http/validate.js';
 import { principalOf } from '../middleware/guards.js';
 import { CALLER_ERRORS, errorResponses, okResponse } from '../openapi-kit.js';
-import { consistencyBetween, type LoggedReceipt, logDigest, receiptOf, timestamp } from '../operations/proof.js';
-import type { Body } from '../schemas/common.js';
+import { receiptBody } from '../http/receipt-body.js';
+import { consistencyBetween, logDigest, receiptOf, timestamp } from '../operations/proof.js';
 import { z } from '../schemas/common.js';
 import * as proof from '../schemas/proof.js';
 
@@ -19,27 +19,6 @@ import * as proof from '../schemas/proof.js';
 export const TIMESTAMP_QUERY_MAX_BYTES = 16 * 1024;
 export const TIMESTAMP_QUERY_TYPE = 'application/timestamp-query';
 export const TIMESTAMP_REPLY_TYPE = 'application/timestamp-reply';
-
-export function receiptBody({ receipt, logKey }: LoggedReceipt): Body<typeof proof.Receipt> {
-  return {
-    id: receipt.id,
-    index: receipt.index,
-    leaf: {
-      digest: receipt.leaf.digest,
-      length: receipt.leaf.length,
-      source: receipt.leaf.source,
-      account: receipt.leaf.account,
-      time: new Date(receipt.leaf.timeMs).toISOString(),
-    },
-    leaf_base64: receipt.leafBytes.toString('base64'),
-    tree_size: receipt.treeSize,
-    root_hash: receipt.rootHash.toString('base64'),
-    inclusion_proof: receipt.inclusionProof.map((h) => h.toString('base64')),
-    checkpoint: receipt.checkpoint,
-    tlog_proof: receipt.tlogProof,
-    log_key: logKey,
-  };
-}
 
 /** Reads a small binary body whole; a larger one is drained and refused. */
 async function smallBody(req: Request, maxBytes: number): Promise<Buffer> {

@@ -3,7 +3,7 @@
  * once (api/http/route-table.ts). Handlers are parse → operation → render.
  */
 import type { RequestHandler, Response } from 'express';
-import type { JobPayloads } from '../../shared/jobs/contracts.js';
+import type { DigestResult, JobPayloads } from '../../shared/jobs/contracts.js';
 import { uploadBlobKey } from '../../shared/naming.js';
 import type { JobState } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
@@ -17,15 +17,17 @@ import { hashBatch, hashInput, hmacInput, submitBatch, verifyInput } from '../op
 import { jobOf } from '../operations/jobs.js';
 import { submitUpload, uploadReceiver } from '../operations/uploads.js';
 import { webhookTargetOf } from '../operations/webhook-target.js';
-import { z } from '../schemas/common.js';
+import { type Body, z } from '../schemas/common.js';
+import type { Receipt } from '../schemas/proof.js';
 import * as v2 from '../schemas/v2.js';
 import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
 import { UPLOAD_ROUTES } from './upload-routes.js';
-import { PROOF_ROUTES, receiptBody } from './proof-routes.js';
-import { logDigest } from '../operations/proof.js';
+import { PROOF_ROUTES } from './proof-routes.js';
+import { receiptBody } from '../http/receipt-body.js';
+import { jobReceipt, logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -151,11 +153,13 @@ export const V2_ROUTES: readonly Route[] = [
         chunkSize: fields.chunk_size,
         output: fields.output,
         ...(expected === undefined ? {} : { mustMatch: expected }),
+        ...(fields.log ? { log: true as const } : {}),
       };
       if (query.async)
         return accepted(deps, res, await submitUpload(deps, 'file', payload, principal, idempotencyOf(req, upload.digest), webhook));
       const result = await receiver.hash('file', payload, principal);
-      res.json(fileBody(result, payload, timingSince(started)));
+      const body = fileBody(result, payload, timingSince(started));
+      res.json(fields.log ? { ...body, receipt: await logged(deps, res, result, 'file') } : body);
     },
     doc: {
       operationId: 'fileV2',
@@ -202,11 +206,13 @@ export const V2_ROUTES: readonly Route[] = [
         chunkSize: query.chunk_size,
         output: query.output,
         ...(expected === undefined ? {} : { mustMatch: expected }),
+        ...(query.log ? { log: true as const } : {}),
       };
       if (query.async)
         return accepted(deps, res, await submitUpload(deps, 'stream', payload, principal, idempotencyOf(req, digest), webhook));
       const result = await receiver.hash('stream', payload, principal);
-      res.json(streamBody(result, payload, timingSince(started)));
+      const body = streamBody(result, payload, timingSince(started));
+      res.json(query.log ? { ...body, receipt: await logged(deps, res, result, 'stream') } : body);
     },
     doc: {
       operationId: 'streamV2',
@@ -237,7 +243,10 @@ export const V2_ROUTES: readonly Route[] = [
     path: '/jobs/:id',
     permission: 'jobs',
     async handle({ deps }, req, res) {
-      res.json(jobStatusBody(await jobOf(deps, principalOf(res), String(req.params.id))));
+      const record = await jobOf(deps, principalOf(res), String(req.params.id));
+      // A completed job that asked for `log` is logged on its first read (docs/proving.md "Logging a job's digest").
+      const receipt = await jobReceipt(deps, record);
+      res.json(receipt ? { ...jobStatusBody(record), receipt: receiptBody(receipt) } : jobStatusBody(record));
     },
     doc: {
       operationId: 'getJobV2',
@@ -268,6 +277,11 @@ async function accepted(deps: Pick<ApiDeps, 'queue'>, res: Response, job: { id: 
     status = (await deps.queue.get(job.id))?.state ?? 'queued';
   }
   res.status(202).json({ success: true, job_id: job.id, status, status_url: statusUrl });
+}
+
+/** The receipt of a synchronous file or stream answer with `log`: its digest logged once computed. */
+async function logged(deps: ApiDeps, res: Response, result: DigestResult, source: 'file' | 'stream'): Promise<Body<typeof Receipt>> {
+  return receiptBody(await logDigest(deps, principalOf(res), { digest: result.digest, length: result.size, source }));
 }
 
 /** /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its receipt. */

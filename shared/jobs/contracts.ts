@@ -65,6 +65,11 @@ export interface FileJob {
    * with the offset): the job reports it and reads nothing; `blob` names no stored object.
    */
   digested?: { digest: string; size: number };
+  /**
+   * Log the digest in the transparency log (docs/proving.md "Logging a job's digest"). Workers
+   * ignore it: the API node that answers the job's result logs it (workers have no database).
+   */
+  log?: true;
 }
 
 export interface StreamJob {
@@ -73,12 +78,16 @@ export interface StreamJob {
   output: OutputFormat;
   /** As FileJob's. */
   mustMatch?: string;
+  /** As FileJob's. */
+  log?: true;
 }
 
 export interface UrlJob {
   url: string;
   timeoutMs: number;
   maxBytes: number;
+  /** As FileJob's. */
+  log?: true;
 }
 
 export interface JobPayloads {

@@ -1,10 +1,10 @@
 /**
- * The transparency log as one API node sees it: appends go to the shared store through one
- * sequencer (shared/store/kysely-log.ts), grouped so concurrent requests share a transaction; the
- * node mirrors the committed leaf hashes in memory (MemoryTree, synced in index order) and answers
- * roots, proofs and tiles from it. Checkpoints are signed on a timer and on demand. Ed25519 is
- * deterministic, so the checkpoint for a size is the same bytes whoever signs it; the published
- * one only grows (the store refuses a smaller one).
+ * The transparency log as one API node sees it: appends go to the shared store through the
+ * node's group commit (shared/proof/sequencer.ts), whose batches carry the checkpoint their
+ * receipts are built from; the node mirrors the committed leaf hashes in memory (MemoryTree,
+ * synced in index order) and answers roots, proofs and tiles from it. Checkpoints are also signed
+ * on a timer and on demand. Ed25519 is deterministic, so the checkpoint for a size is the same bytes
+ * whoever signs it; the published one only grows (the store refuses a smaller one).
  */
 import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
@@ -13,6 +13,7 @@ import type { LogKey } from './log-key.js';
 import { consistencyProof, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
 import { formatTlogProof } from './tlog-proof.js';
+import { Sequencer } from './sequencer.js';
 
 export interface Receipt {
   readonly id: string;
@@ -34,30 +35,30 @@ export interface LogEntryInput {
   readonly accountId: string;
 }
 
-/** Leaves per sequencer transaction at most; the rest wait for the next. */
-const MAX_BATCH = 1000;
 /** Leaves read per query while catching up. */
 const SYNC_PAGE = 5000;
-
-interface Pending {
-  readonly leaf: Buffer;
-  readonly resolve: (index: number) => void;
-  readonly reject: (err: unknown) => void;
-}
+/** Account tags kept (an HMAC each); the map starts afresh when full. */
+const TAG_CACHE = 10_000;
 
 export class TransparencyLog {
   readonly #tree = new MemoryTree();
-  readonly #pending: Pending[] = [];
-  #flushing = false;
+  readonly #sequencer: Sequencer;
+  readonly #tags = new Map<string, string>();
   #syncing: Promise<void> | undefined;
   #publishing: Promise<StoredCheckpoint> | undefined;
+  #latest: StoredCheckpoint | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly store: LogStore,
     readonly key: LogKey,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.#sequencer = new Sequencer(store, this.#tree, {
+      sign: (size, root) => signCheckpoint({ origin: this.origin, size, root }, this.origin, this.key.privateKey),
+      committed: (cp) => this.#newest(cp),
+    });
+  }
 
   get origin(): string {
     return this.key.origin;
@@ -76,11 +77,20 @@ export class TransparencyLog {
   }
 
   accountTag(accountId: string): string {
-    return accountTag(this.key.accountKey, accountId);
+    let tag = this.#tags.get(accountId);
+    if (tag === undefined) {
+      if (this.#tags.size >= TAG_CACHE) this.#tags.clear();
+      this.#tags.set(accountId, (tag = accountTag(this.key.accountKey, accountId)));
+    }
+    return tag;
   }
 
-  /** Logs one digest: resolves with its receipt once the leaf is committed and a checkpoint covers it. */
-  async log(entry: LogEntryInput): Promise<Receipt> {
+  /**
+   * Logs one digest: resolves with its receipt once the leaf is committed with a checkpoint that
+   * covers it. With `idempotencyKey` (an async job's), a key already logged adds no leaf: the
+   * receipt is the first leaf's.
+   */
+  async log(entry: LogEntryInput, idempotencyKey?: string): Promise<Receipt> {
     const leaf: LeafRecord = {
       digest: entry.digest,
       length: entry.length,
@@ -88,33 +98,16 @@ export class TransparencyLog {
       account: this.accountTag(entry.accountId),
       timeMs: this.now(),
     };
-    const index = await this.append(encodeLeaf(leaf));
-    return this.receipt(index);
+    const bytes = encodeLeaf(leaf);
+    const placed = await this.#sequencer.enqueue({ leaf: bytes, leafHash: hashLeaf(bytes), key: idempotencyKey });
+    // Its batch's checkpoint covers a leaf it added: the receipt needs nothing more from the store.
+    if (placed.checkpoint) return this.#receipt(placed.index, bytes, leaf, placed.checkpoint);
+    return this.receipt(placed.index);
   }
 
   /** Appends a leaf through the shared sequencer; resolves its index once committed. */
-  append(leaf: Buffer): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.#pending.push({ leaf, resolve, reject });
-      if (!this.#flushing) void this.#flush();
-    });
-  }
-
-  async #flush(): Promise<void> {
-    this.#flushing = true;
-    try {
-      while (this.#pending.length > 0) {
-        const batch = this.#pending.splice(0, MAX_BATCH);
-        try {
-          const first = await this.store.append(batch.map((p) => ({ leaf: p.leaf, leafHash: hashLeaf(p.leaf) })));
-          batch.forEach((p, i) => p.resolve(first + i));
-        } catch (err) {
-          for (const p of batch) p.reject(err);
-        }
-      }
-    } finally {
-      this.#flushing = false;
-    }
+  async append(leaf: Buffer): Promise<number> {
+    return (await this.#sequencer.enqueue({ leaf, leafHash: hashLeaf(leaf) })).index;
   }
 
   /** Brings the in-memory tree up to every committed leaf (one catch-up at a time). */
@@ -129,6 +122,8 @@ export class TransparencyLog {
     for (;;) {
       const rows = await this.store.leavesFrom(this.#tree.size, SYNC_PAGE);
       for (const row of rows) {
+        // The sequencer may have added this node's own batch while the rows were read.
+        if (row.index < this.#tree.size && this.#tree.read(0, row.index).equals(row.leafHash)) continue;
         // Rows arrive in index order from the current size; anything else means a broken store.
         if (row.index !== this.#tree.size || !hashLeaf(row.leaf).equals(row.leafHash)) {
           throw new Error(`transparency log: leaf ${row.index} does not follow the tree of ${this.#tree.size}`);
@@ -179,6 +174,16 @@ export class TransparencyLog {
     const expected = checkpointText({ origin: this.origin, size: cp.size, root: this.#tree.root(cp.size) });
     if (!cp.note.startsWith(expected))
       throw new Error(`transparency log: the published checkpoint of ${cp.size} differs from this node's tree`);
+    return this.#newest(cp);
+  }
+
+  /**
+   * The larger of `cp` and the newest checkpoint this node has seen or signed: reads that finish
+   * out of order (one waited for a sync) never answer an older checkpoint after a newer one.
+   */
+  #newest(cp: StoredCheckpoint): StoredCheckpoint {
+    if (this.#latest && this.#latest.size >= cp.size) return this.#latest;
+    this.#latest = cp;
     return cp;
   }
 
@@ -195,17 +200,22 @@ export class TransparencyLog {
     const rows = await this.store.leavesFrom(index, 1);
     const row = rows[0];
     if (!row || row.index !== index) throw new RangeError(`no leaf ${index}`);
+    return this.#receipt(index, row.leaf, decodeLeaf(row.leaf), cp);
+  }
+
+  /** A receipt from the tree in memory, which holds at least `cp.size` leaves. */
+  #receipt(index: number, leafBytes: Buffer, leaf: LeafRecord, cp: StoredCheckpoint): Receipt {
     const proof = inclusionProof(this.#tree.read, index, cp.size);
     return {
       id: String(index),
       index,
-      leaf: decodeLeaf(row.leaf),
-      leafBytes: row.leaf,
+      leaf,
+      leafBytes,
       treeSize: cp.size,
       rootHash: cp.root,
       inclusionProof: proof,
       checkpoint: cp.note,
-      tlogProof: formatTlogProof({ extra: row.leaf, index, hashes: proof, checkpoint: cp.note }),
+      tlogProof: formatTlogProof({ extra: leafBytes, index, hashes: proof, checkpoint: cp.note }),
     };
   }
 

@@ -226,4 +226,30 @@ export class MemoryTree {
   root(size = this.size): Buffer {
     return rootHash(this.read, size);
   }
+
+  /**
+   * The root once `extra` leaf hashes are appended, leaving this tree as it is: a batch's
+   * checkpoint is signed before its leaves commit, and the tree holds only committed leaves.
+   */
+  rootWith(extra: readonly Buffer[]): Buffer {
+    const added: Buffer[][] = [];
+    const read: NodeReader = (level, index) => {
+      const base = this.levels[level]?.length ?? 0;
+      if (index < base) return this.read(level, index);
+      const hash = added[level]?.[index - base];
+      if (!hash) throw new RangeError(`no complete subtree at level ${level}, index ${index}`);
+      return hash;
+    };
+    for (const leafHash of extra) {
+      let hash = leafHash;
+      for (let level = 0; ; level++) {
+        const row = (added[level] ??= []);
+        row.push(hash);
+        const length = (this.levels[level]?.length ?? 0) + row.length;
+        if (length % 2 === 1) break;
+        hash = hashChildren(read(level, length - 2), hash);
+      }
+    }
+    return rootHash(read, this.size + extra.length);
+  }
 }

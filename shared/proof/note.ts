@@ -73,11 +73,22 @@ export function parseVerifierKey(text: string): NoteVerifier {
   return { name, keyId: id, publicKey: publicKeyFromRaw(raw) };
 }
 
+/** Key ids of signing keys by name: a checkpoint is signed per batch, and deriving the id exports the key. */
+const signerIds = new WeakMap<KeyObject, Map<string, Buffer>>();
+
+function signerKeyId(name: string, privateKey: KeyObject): Buffer {
+  let byName = signerIds.get(privateKey);
+  if (!byName) signerIds.set(privateKey, (byName = new Map<string, Buffer>()));
+  let id = byName.get(name);
+  if (!id) byName.set(name, (id = keyId(name, rawPublicKey(createPublicKey(privateKey)))));
+  return id;
+}
+
 /** Signs `text` (which must end in a newline) under `name`: the text, a blank line, one signature line. */
 export function signNote(text: string, name: string, privateKey: KeyObject): string {
   if (!text.endsWith('\n') || text.includes('\n\n')) throw new Error('note text must end in a newline and have no blank line');
   const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
-  const id = keyId(name, rawPublicKey(createPublicKey(privateKey)));
+  const id = signerKeyId(name, privateKey);
   return `${text}\n${EM_DASH_PREFIX}${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
 }
 

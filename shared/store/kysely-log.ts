@@ -3,8 +3,10 @@
  * (PostgreSQL: a transaction-scoped advisory lock keyed by the schema, so any number of API nodes
  * append in turn; SQLite: embedded mode's one process, whose Kysely connection runs one transaction
  * at a time), reads the next index and inserts, so indices are gap-free and unique, and the leaves
- * are committed before any index is returned. Checkpoints are published the same way, and only when
- * larger than the last one: a published size never goes backwards.
+ * are committed before any index is returned. A batch's checkpoint is signed and stored in the same
+ * transaction (one round of statements for many leaves and their receipts). Checkpoints published
+ * on their own take the same lock, and only when larger than the last one: a published size never
+ * goes backwards. A keyed leaf (an async job's digest) is added once, whoever asks again.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isPostgres } from './database.js';
@@ -23,9 +25,41 @@ export interface StoredCheckpoint {
   readonly note: string;
 }
 
+/** A leaf to append; `key` (an async job's id) makes it idempotent: a key already logged adds nothing. */
+export interface NewLeaf {
+  readonly leaf: Buffer;
+  readonly leafHash: Buffer;
+  readonly key?: string | undefined;
+}
+
+/**
+ * Signs the checkpoint of the tree with the batch's new leaves, inside the appending transaction:
+ * `first` is the index of the first new leaf, `added` their hashes in order, and `read` reads
+ * committed leaves in that same transaction (a node that missed other nodes' leaves catches up).
+ */
+export type SealBatch = (batch: {
+  readonly first: number;
+  readonly added: readonly Buffer[];
+  readonly read: (start: number, limit: number) => Promise<StoredLeaf[]>;
+}) => Promise<StoredCheckpoint>;
+
+export interface AppendOutcome {
+  /** Each input leaf's index; for a key already logged, the earlier leaf's. */
+  readonly indices: readonly number[];
+  /** The first index this call added (the log's size before it). */
+  readonly first: number;
+  /** How many leaves this call added: indices first … first + added − 1. */
+  readonly added: number;
+  /** The checkpoint stored with them (from `seal`; none when nothing was added). */
+  readonly checkpoint: StoredCheckpoint | undefined;
+}
+
 export interface LogStore {
-  /** Appends the leaves in order; resolves the index of the first once committed. */
-  append(leaves: ReadonlyArray<{ leaf: Buffer; leafHash: Buffer }>): Promise<number>;
+  /**
+   * Appends the leaves in order, in one transaction, with the checkpoint `seal` signs for them;
+   * resolves once committed.
+   */
+  append(leaves: readonly NewLeaf[], seal?: SealBatch): Promise<AppendOutcome>;
   /** Leaves from `start` on, in index order, at most `limit`. */
   leavesFrom(start: number, limit: number): Promise<StoredLeaf[]>;
   latestCheckpoint(): Promise<StoredCheckpoint | undefined>;
@@ -36,8 +70,10 @@ export interface LogStore {
   publishCheckpoint(checkpoint: StoredCheckpoint): Promise<StoredCheckpoint>;
 }
 
-/** Rows per INSERT: well under both engines' bound-parameter limits (4 per row). */
+/** Rows per INSERT: well under both engines' bound-parameter limits (5 per row). */
 const INSERT_CHUNK = 500;
+
+type Reader = Kysely<Database> | Transaction<Database>;
 
 export class KyselyLogStore implements LogStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -47,7 +83,7 @@ export class KyselyLogStore implements LogStore {
     await sql`select pg_advisory_xact_lock(${ADVISORY_LOCK_CLASS}::int, hashtext(current_schema() || ':transparency-log'))`.execute(trx);
   }
 
-  append(leaves: ReadonlyArray<{ leaf: Buffer; leafHash: Buffer }>): Promise<number> {
+  append(leaves: readonly NewLeaf[], seal?: SealBatch): Promise<AppendOutcome> {
     return this.db.transaction().execute(async (trx) => {
       await this.lock(trx);
       const row = await trx
@@ -55,22 +91,66 @@ export class KyselyLogStore implements LogStore {
         .select((eb) => eb.fn.max('idx').as('last'))
         .executeTakeFirst();
       const first = row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+      // Keys already logged (read under the lock, so no other node adds one meanwhile), and keys
+      // repeated within this batch, keep their first index.
+      const known = await this.keyed(trx, leaves);
+      const indices: number[] = [];
+      const fresh: NewLeaf[] = [];
+      for (const l of leaves) {
+        const earlier = l.key === undefined ? undefined : known.get(l.key);
+        if (earlier !== undefined) {
+          indices.push(earlier);
+          continue;
+        }
+        const index = first + fresh.length;
+        if (l.key !== undefined) known.set(l.key, index);
+        indices.push(index);
+        fresh.push(l);
+      }
       const now = Date.now();
-      for (let at = 0; at < leaves.length; at += INSERT_CHUNK) {
-        const values = leaves.slice(at, at + INSERT_CHUNK).map((l, i) => ({
+      for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
+        const values = fresh.slice(at, at + INSERT_CHUNK).map((l, i) => ({
           idx: first + at + i,
           leaf: l.leaf.toString('utf8'),
           leaf_hash: l.leafHash.toString('hex'),
           created_at: now,
+          idempotency_key: l.key ?? null,
         }));
         await trx.insertInto('log_leaves').values(values).execute();
       }
-      return first;
+      let checkpoint: StoredCheckpoint | undefined;
+      if (seal && fresh.length > 0) {
+        checkpoint = await seal({ first, added: fresh.map((l) => l.leafHash), read: (start, limit) => this.readLeaves(trx, start, limit) });
+        // Larger than any stored checkpoint: none can cover leaves that did not exist until now.
+        await trx
+          .insertInto('log_checkpoints')
+          .values({ size: checkpoint.size, root: checkpoint.root.toString('hex'), note: checkpoint.note, created_at: now })
+          .execute();
+      }
+      return { indices, first, added: fresh.length, checkpoint };
     });
   }
 
-  async leavesFrom(start: number, limit: number): Promise<StoredLeaf[]> {
-    const rows = await this.db
+  private async keyed(trx: Transaction<Database>, leaves: readonly NewLeaf[]): Promise<Map<string, number>> {
+    const keys = [...new Set(leaves.flatMap((l) => (l.key === undefined ? [] : [l.key])))];
+    const known = new Map<string, number>();
+    for (let at = 0; at < keys.length; at += INSERT_CHUNK) {
+      const rows = await trx
+        .selectFrom('log_leaves')
+        .select(['idx', 'idempotency_key'])
+        .where('idempotency_key', 'in', keys.slice(at, at + INSERT_CHUNK))
+        .execute();
+      for (const r of rows) if (r.idempotency_key !== null) known.set(r.idempotency_key, Number(r.idx));
+    }
+    return known;
+  }
+
+  leavesFrom(start: number, limit: number): Promise<StoredLeaf[]> {
+    return this.readLeaves(this.db, start, limit);
+  }
+
+  private async readLeaves(db: Reader, start: number, limit: number): Promise<StoredLeaf[]> {
+    const rows = await db
       .selectFrom('log_leaves')
       .select(['idx', 'leaf', 'leaf_hash'])
       .where('idx', '>=', start)

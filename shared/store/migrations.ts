@@ -153,6 +153,15 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   },
   // Webhook endpoints (secrets sealed, not hashed: they sign) and deliveries (docs/webhooks.md).
   '0007_webhooks': webhooksMigration,
+  // A leaf's idempotency key (docs/proving.md "Logging a job's digest"): an async job's digest is
+  // logged when its result is first read, on whichever node, so a second read finds the first leaf.
+  // Unique where present; both engines let any number of rows leave it NULL.
+  '0008_log_leaf_key': {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.alterTable('log_leaves').addColumn('idempotency_key', 'text').execute();
+      await db.schema.createIndex('log_leaves_idempotency_key_idx').on('log_leaves').column('idempotency_key').unique().execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(MIGRATIONS) };

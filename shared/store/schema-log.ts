@@ -12,6 +12,8 @@ export interface LogLeavesTable {
   /** SHA-256(0x00 ‖ leaf), lowercase hex. */
   leaf_hash: string;
   created_at: BigintColumn;
+  /** Migration 0008: set for a job's leaf (`job:<id>`), so reading the job twice logs it once. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface LogCheckpointsTable {

@@ -14,6 +14,7 @@ import { hashLeaf, verifyConsistency, verifyInclusion } from '../../shared/proof
 import { parseVerifierKey } from '../../shared/proof/note.js';
 import { parseTlogProof } from '../../shared/proof/tlog-proof.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { currentDatabaseWait, runWithTrace } from '../../shared/trace.js';
 import { createTestDatabase, ENGINES, type TestDatabase } from '../store/engines.js';
 
 const key = logKeyOf('test.example/log', generateKeyPairSync('ed25519').privateKey);
@@ -84,6 +85,54 @@ describe.each(ENGINES)('transparency log on %s', (engine) => {
       expect(verifyConsistency(a.size, b.size, a.root, b.root, proof)).toBe(true);
     }
     expect(published.at(-1)!.size).toBe(2 * PER_NODE);
+  });
+
+  it('a keyed leaf (an async job) is added once, however often and from whichever node it is logged', async () => {
+    const before = (await nodes[0]!.latest()).size;
+    const digest = sha224('job result');
+    const jobKey = `job:${engine}-once`;
+    const receipts = await Promise.all(
+      [0, 1, 0, 1, 0, 1].map((n) => nodes[n]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, jobKey)),
+    );
+    const again = await nodes[1]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, jobKey);
+    for (const r of [...receipts, again]) {
+      expect(r.index).toBe(before);
+      expect(r.leaf.digest).toBe(digest);
+      expect(r.leafBytes.equals(receipts[0]!.leafBytes)).toBe(true);
+      const cp = openCheckpoint(r.checkpoint, verifier);
+      expect(verifyInclusion(hashLeaf(r.leafBytes), r.index, cp.size, r.inclusionProof, cp.root)).toBe(true);
+    }
+    const rows = await stores[0]!.transparencyLog.leavesFrom(before, 10);
+    expect(rows.map((r) => r.index)).toEqual([before]);
+    // In one batch too, where each call made its own leaf bytes (a clock that ticks per call): every
+    // receipt is the stored leaf's.
+    let tick = Date.now();
+    const ticking = new TransparencyLog(stores[0]!.transparencyLog, key, () => tick++);
+    const same = await Promise.all(
+      [1, 2, 3].map(() =>
+        ticking.log({ digest: sha224('one batch'), length: 3, source: 'stream', accountId: 'acct_job' }, `${jobKey}-batch`),
+      ),
+    );
+    const stored = (await stores[0]!.transparencyLog.leavesFrom(same[0]!.index, 1))[0]!;
+    for (const r of same) {
+      expect(r.index).toBe(stored.index);
+      expect(r.leafBytes.equals(stored.leaf)).toBe(true);
+      const cp = openCheckpoint(r.checkpoint, verifier);
+      expect(verifyInclusion(hashLeaf(r.leafBytes), r.index, cp.size, r.inclusionProof, cp.root)).toBe(true);
+    }
+    // Another key is another leaf, right after.
+    const other = await nodes[0]!.log({ digest, length: 10, source: 'file', accountId: 'acct_job' }, `${jobKey}-2`);
+    expect(other.index).toBe(before + 2);
+  });
+
+  it("the shared write is background work: it spends none of the requesting request's database time", async () => {
+    // A batch may wait for another node's lock for longer than PG_REQUEST_TIMEOUT_MS allows one
+    // request; charged to the request that started it, every leaf of the batch failed with 503.
+    const waited = await runWithTrace({ requestId: 'log-test' }, async () => {
+      await nodes[0]!.log({ digest: sha224('background'), length: 1, source: 'data', accountId: 'acct_bg' });
+      return currentDatabaseWait()!.waitedMs;
+    });
+    expect(waited).toBe(0);
   });
 
   it('a checkpoint smaller than the latest is never stored', async () => {

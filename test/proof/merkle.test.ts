@@ -236,6 +236,18 @@ describe('every index and size pair up to 300 leaves, against the naive definiti
     for (let n = 0; n <= MAX; n++) expect(tree.root(n).equals(naive.mth(0, n))).toBe(true);
   });
 
+  it('rootWith: the root after appending, for every split of up to 70 leaves, leaving the tree unchanged', () => {
+    const hashes = leaves.map((l) => hashLeaf(l));
+    for (let base = 0; base <= 70; base++) {
+      const partial = treeOf(leaves.slice(0, base));
+      for (let extra = 0; base + extra <= 70; extra++) {
+        expect(partial.rootWith(hashes.slice(base, base + extra)).equals(naive.mth(0, base + extra))).toBe(true);
+      }
+      expect(partial.size).toBe(base);
+      expect(partial.root().equals(naive.mth(0, base))).toBe(true);
+    }
+  });
+
   it('inclusion proofs for every index of every size, each verifying and a flipped byte refused', () => {
     for (let n = 1; n <= MAX; n++) {
       const root = naive.mth(0, n);

@@ -159,14 +159,18 @@ class BatchResponse(TypedDict):
 ConsistencyResponse = TypedDict("ConsistencyResponse", {"success": Literal[True], "from": int, "to": int, "proof": List[str], "from_checkpoint": str, "to_checkpoint": str})
 
 
-class DigestJobCompleted(TypedDict):
-    """``DigestJobCompleted`` of /openapi.json."""
+class _DigestJobCompletedRequired(TypedDict):
     success: Literal[True]
     #: Lowercase hex
     digest: str
     timestamp: str
     job_id: str
     status: Literal["completed"]
+
+
+class DigestJobCompleted(_DigestJobCompletedRequired, total=False):
+    """``DigestJobCompleted`` of /openapi.json."""
+    receipt: Receipt
 
 
 class _ErrorResponseErrorRequired(TypedDict):
@@ -208,6 +212,7 @@ class FileJobCompleted(_FileJobCompletedRequired, total=False):
     """``FileJobCompleted`` of /openapi.json."""
     #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
     verified: Literal[True]
+    receipt: Receipt
 
 
 class _FileResponseRequired(TypedDict):
@@ -227,6 +232,7 @@ class FileResponse(_FileResponseRequired, total=False):
     """``FileResponse`` of /openapi.json."""
     #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
     verified: Literal[True]
+    receipt: Receipt
 
 
 class _HashRequestRequired(TypedDict):
@@ -505,6 +511,7 @@ class StreamJobCompleted(_StreamJobCompletedRequired, total=False):
     """``StreamJobCompleted`` of /openapi.json."""
     #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
     verified: Literal[True]
+    receipt: Receipt
 
 
 class _StreamResponseRequired(TypedDict):
@@ -523,6 +530,7 @@ class StreamResponse(_StreamResponseRequired, total=False):
     """``StreamResponse`` of /openapi.json."""
     #: Present when X-Expected-SHA224 (or tus metadata `sha224`) was sent: the bytes have that digest
     verified: Literal[True]
+    receipt: Receipt
 
 
 class _V1BatchHashRequestItemsItemRequired(TypedDict):
@@ -773,15 +781,21 @@ class V1UrlHashRequest(_V1UrlHashRequestRequired, total=False):
     """``V1UrlHashRequest`` of /openapi.json."""
     #: Seconds, greater than 0 and at most 60; default 10
     timeout: float
+    #: Also log the digest in the transparency log; the answer carries a receipt. Defaults to false when omitted.
+    log: bool
 
 
-class V1UrlHashResponse(TypedDict):
-    """``V1UrlHashResponse`` of /openapi.json."""
+class _V1UrlHashResponseRequired(TypedDict):
     hash: str
     url: str
     content_length: int
     #: ISO 8601 UTC, second precision
     timestamp: str
+
+
+class V1UrlHashResponse(_V1UrlHashResponseRequired, total=False):
+    """``V1UrlHashResponse`` of /openapi.json."""
+    receipt: Receipt
 
 
 class V1UsageResponseAccountQuota(TypedDict):

@@ -1034,6 +1034,7 @@ export interface components {
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
+      receipt?: components['schemas']['Receipt'];
     };
     StreamResponse: {
       /** @enum {boolean} */
@@ -1056,6 +1057,7 @@ export interface components {
       timestamp: string;
       /** @description Server-side processing time in milliseconds */
       processing_time_ms: number;
+      receipt?: components['schemas']['Receipt'];
     };
     /** @description A job's state; when completed, the body its synchronous call would have returned plus `job_id` and `status`. */
     JobStatus:
@@ -1099,6 +1101,7 @@ export interface components {
        * @example 2026-11-21T12:00:00.000Z
        */
       timestamp: string;
+      receipt?: components['schemas']['Receipt'];
       job_id: string;
       /** @enum {string} */
       status: 'completed';
@@ -1326,12 +1329,15 @@ export interface components {
        * @example 2026-11-21T12:00:00Z
        */
       timestamp: string;
+      receipt?: components['schemas']['Receipt'];
     };
     V1UrlHashRequest: {
       /** Format: uri */
       url: string;
       /** @description Seconds, greater than 0 and at most 60; default 10 */
       timeout?: number;
+      /** @description Also log the digest in the transparency log; the answer carries a receipt. Defaults to false when omitted. */
+      log?: boolean;
     };
     V1FileVerifyResponse: {
       valid: boolean;
@@ -2351,6 +2357,8 @@ export interface operations {
            * @enum {string}
            */
           output?: 'hex' | 'base64' | 'binary';
+          /** @description Also log the digest in the transparency log; the answer (or, with `async=true`, the completed job read from GET /v2/jobs/{id}) carries a receipt (docs/proving.md) */
+          log?: boolean;
           /**
            * Format: binary
            * @description The file to hash (required, exactly one part). Up to the plan's /v2/file size limit; larger files belong in /v2/stream.
@@ -2415,6 +2423,8 @@ export interface operations {
         async?: boolean | ('0' | '1' | 'true' | 'false');
         /** @description With `async=true`: the id of one of the account's enabled webhook endpoints; the job's events go to it alone, whatever its event filter. Unknown, another account's or disabled: 400 INVALID_INPUT. */
         webhook_endpoint_id?: string;
+        /** @description Also log the digest in the transparency log; the answer (or, with `async=true`, the completed job read from GET /v2/jobs/{id}) carries a receipt (docs/proving.md) */
+        log?: boolean;
       };
       header?: {
         /** @description With `?async=true`: the same key and request return the first job (`Idempotent-Replayed: true`) instead of starting another; the same key with a different request is 422. 1-255 printable ASCII characters. */
