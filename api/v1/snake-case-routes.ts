@@ -10,6 +10,7 @@ import { refuseClientKeys } from '../middleware/client-keys.js';
 import { statusOf } from '../operations/account.js';
 import { compareDigests, hashBatch, hashInput, hashUrl, verifyInput } from '../operations/digests.js';
 import { logDigest } from '../operations/proof.js';
+import { ServiceError } from '../../shared/errors.js';
 import { receiptBody } from '../http/receipt-body.js';
 import { uploadReceiver } from '../operations/uploads.js';
 import { MiB } from '../schemas/common.js';
@@ -79,6 +80,11 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
     body: 'json',
     async handle({ deps }, req, res) {
       const body = parseWith(v1.UrlHashRequest, req.body);
+      // The log is public and permanent (docs/proving.md); sandbox traffic is for trying things
+      // out (docs/api.md "Overview"), so it never writes a leaf (docs/decisions.md "Proof of existence").
+      if (body.log && res.locals.sandbox === true) {
+        throw new ServiceError('INVALID_INPUT', { message: 'The sandbox does not write to the transparency log', details: 'field: log' });
+      }
       const principal = principalOf(res);
       const result = await hashUrl(deps, principal, body);
       if (body.log) {

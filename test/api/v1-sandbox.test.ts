@@ -48,6 +48,13 @@ describe.each(TARGETS)('/v1 on the sandbox host on %s', (target) => {
     });
   }
 
+  it('refuses "log": true, since a leaf is public and permanent (docs/decisions.md "Proof of existence")', async () => {
+    const secret = await s.newKey({ plan: 'free' });
+    const r = await sandbox('POST', '/v1/hash/url', secret, { url: 'http://127.0.0.1:9/never-fetched', log: true });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: { code: 'INVALID_INPUT', details: { info: 'field: log' } } });
+  });
+
   it('serves v1 fully and counts sandbox requests apart from production', async () => {
     const secret = await s.newKey({ plan: 'free' });
     const prod = { authorization: `Bearer ${secret}` };
