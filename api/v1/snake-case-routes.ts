@@ -33,6 +33,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash/text',
+    hot: true,
     permission: 'hash',
     body: 'json',
     async handle({ deps }, req, res) {
@@ -91,6 +92,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/verify/text',
+    hot: true,
     permission: 'verify',
     body: 'json',
     async handle({ deps }, req, res) {

@@ -52,6 +52,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash',
+    hot: true,
     permission: 'hash',
     body: 'json',
     handle({ deps }, req, res) {
@@ -68,6 +69,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/verify',
+    hot: true,
     permission: 'verify',
     body: 'json',
     handle({ deps }, req, res) {
@@ -87,6 +89,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hmac',
+    hot: true,
     permission: 'hash',
     body: 'json',
     handle({ deps }, req, res) {
@@ -101,6 +104,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/batch',
+    hot: true,
     permission: 'hash',
     body: 'json',
     before: [asyncJobsNotForClientKeys],
