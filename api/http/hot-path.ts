@@ -27,9 +27,6 @@ export interface HotGeneration {
 }
 
 interface HotEntry {
-  path: string;
-  prefix: string;
-  route: unknown;
   run: RequestHandler;
   generation: HotGeneration;
 }
@@ -43,13 +40,16 @@ function hotTable(edge: readonly RequestHandler[], generations: readonly HotGene
       const method = route.method.toUpperCase();
       if (method !== 'POST' || route.path.includes(':')) throw new TypeError(`${route.path}: only a POST to a fixed path can be hot`);
       const byUrl = table.get(method) ?? new Map<string, HotEntry>();
-      byUrl.set(`${generation.prefix}${route.path}`, {
-        path: route.path,
-        prefix: generation.prefix,
-        route: route.route,
-        run: inOneLayer([...edge, ...generation.common, ...route.handlers]),
-        generation,
-      });
+      const { prefix } = generation;
+      // Past the app's edge the request enters its generation, as the router's mount would have it.
+      const enter: RequestHandler = function enterGeneration(req, _res, next) {
+        req.baseUrl = prefix;
+        req.url = route.path;
+        (req as { route: unknown }).route = route.route;
+        req.params = {};
+        next();
+      };
+      byUrl.set(`${prefix}${route.path}`, { run: inOneLayer([...edge, enter, ...generation.common, ...route.handlers]), generation });
       table.set(method, byUrl);
     }
   }
@@ -79,10 +79,7 @@ export function hotPathListener(app: Express, edge: readonly RequestHandler[], g
     res.req = req;
     res.locals ??= Object.create(null) as Response['locals'];
     req.originalUrl = message.url!;
-    req.baseUrl = entry.prefix;
-    req.url = entry.path;
-    (req as { route: unknown }).route = entry.route;
-    req.params = {};
+    req.baseUrl = '';
     const { generation } = entry;
     const next: NextFunction = () => undefined;
     entry.run(req, res, (err?: unknown) => {

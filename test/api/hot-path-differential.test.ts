@@ -64,10 +64,10 @@ interface Node {
   keys: { free: string; readOnly: string; client: string; production: string };
 }
 
-async function start(hot: 'on' | 'off'): Promise<Node> {
+async function start(hot: 'on' | 'off', env: Record<string, string> = {}): Promise<Node> {
   let calls = 0;
   const server = await startTestServer({
-    env: { HOT_PATH: hot, MAX_JSON_BYTES: '2048' },
+    env: { HOT_PATH: hot, MAX_JSON_BYTES: '2048', ...env },
     onApp: (app: Express) => {
       // Express's app calls its own `handle` for every request it is handed (express/lib/express.js).
       const target = app as unknown as { handle: (...args: unknown[]) => unknown };
@@ -194,5 +194,36 @@ describe('the hot path answers as Express does (HOT_PATH on and off)', () => {
     const answer = await send(on.server.url, '/v2/hash', V2_BODIES.hash!, v2(on.keys));
     expect(answer.status).toBe(200);
     expect((answer.body as { hash?: string }).hash ?? JSON.stringify(answer.body)).toContain(SHA224_ABC);
+  });
+});
+
+describe('the hot path answers as Express does behind a proxy and on the sandbox host', () => {
+  let on: Node;
+  let off: Node;
+  const env = { TRUST_PROXY: 'loopback', PUBLIC_URL: 'https://api.example.com', SANDBOX_HOST: 'sandbox.example.com' };
+  beforeAll(async () => {
+    [on, off] = await Promise.all([start('on', env), start('off', env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([on.server.close(), off.server.close()]);
+  });
+
+  const https = { 'x-forwarded-proto': 'https' };
+  it.each<[string, string, (keys: Node['keys']) => Record<string, string>, number]>([
+    ['over HTTPS', '/v2/hash', (k) => ({ ...v2(k), ...https }), 200],
+    ['over HTTPS', '/v1/hash', (k) => ({ ...v1(k), ...https }), 200],
+    ['a key over plain HTTP', '/v2/hash', v2, 403],
+    ['a key over plain HTTP', '/v1/hash/text', v1, 403],
+    ['no key over plain HTTP (redirect)', '/v2/verify', () => JSON_TYPE, 308],
+    ['on the sandbox host', '/v2/hash', (k) => ({ ...v2(k), ...https, host: 'sandbox.example.com' }), 404],
+    ['on the sandbox host', '/v1/hash', (k) => ({ ...v1(k), ...https, host: 'sandbox.example.com' }), 200],
+  ])('%s: POST %s', async (_name, path, headers, status) => {
+    const body = path.startsWith('/v1/hash/text') ? V1_BODIES['hash/text']! : V2_BODIES.hash!;
+    const before = on.expressCalls();
+    const hot = await send(on.server.url, path, body, headers(on.keys));
+    const express = await send(off.server.url, path, body, headers(off.keys));
+    expect(hot.status).toBe(status);
+    expect(hot).toEqual(express);
+    expect(on.expressCalls()).toBe(before);
   });
 });
