@@ -13,6 +13,7 @@ import { probeDependencies } from './readiness.js';
 import { attachRealtime, loadRealtimeEngines, socketIoRequests, type Realtime, type RealtimeOptions } from './realtime/index.js';
 import type { Listeners } from './http/listeners.js';
 import { edgeOptions, serve } from './server.js';
+import { expressMessageClasses } from './http/hot-path.js';
 
 /** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
 export interface ApiNodeOptions {
@@ -99,6 +100,7 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
     tls,
     sandboxPort: config.SANDBOX_PORT,
     redirectPort: config.HTTP_REDIRECT_PORT,
+    classes: expressMessageClasses(app),
   });
   const realtime =
     realtimeEngines === undefined
