@@ -17,7 +17,7 @@ import { createStore } from '../../shared/store/kysely-store.js';
 import { freePort, ROOT, ServerProcess } from './procs.js';
 
 /** What package.json's start, api and worker scripts pass node besides --enable-source-maps. */
-const DEFAULT_NODE_FLAGS: string[] = [];
+const DEFAULT_NODE_FLAGS: string[] = ['--max-semi-space-size=32'];
 
 /** Only what a shell would hand any program; nothing of the caller's sha224d settings (LOG_LEVEL, REDIS_URL, …). */
 function cleanEnvironment(): Record<string, string> {
