@@ -63,7 +63,7 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
     const socket = this.req.socket;
     const entry = socket === null ? undefined : bySocket.get(socket);
     if (entry?.res !== this) return;
-    bySocket.delete(socket!);
+    bySocket.delete(socket);
     watched.delete(entry);
   }
 
