@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import { queueBoard, queueBoardEnabled } from './admin/queue-board.js';
 import type { ApiDeps } from './deps.js';
@@ -33,6 +34,7 @@ import { parseTrustProxy } from './http/client-address.js';
 import { rejectMalformedPath } from './middleware/path-encoding.js';
 import { detectSandbox } from './middleware/sandbox.js';
 import { inOneLayer } from './http/one-layer.js';
+import { hotPathListener } from './http/hot-path.js';
 import './http/context.js';
 
 export interface AppOptions {
@@ -44,14 +46,21 @@ export interface AppOptions {
   dashboardDir?: string;
 }
 
-/** Builds the Express app; listening is separate so tests drive it in process. */
-export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
+export interface App {
+  app: Express;
+  /** The node's 'request' listener: the hot routes (api/http/hot-path.ts), unless HOT_PATH=off, then `app`. */
+  listener: RequestListener;
+}
+
+/** Builds the Express app and the listener in front of it; listening is separate so tests drive it in process. */
+export function createApp(deps: ApiDeps, options: AppOptions = {}): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(deps.config.TRUST_PROXY));
   app.set('etag', false);
   // Every request crosses these: one router layer for the four (api/http/one-layer.ts).
-  app.use(inOneLayer([httpMetrics(deps.metrics), requestId(), traceContext(), requestLog(deps.logger)]));
+  const every = [httpMetrics(deps.metrics), requestId(), traceContext(), requestLog(deps.logger)];
+  app.use(inOneLayer(every));
   const service: ServiceContext = {
     deps,
     ...SERVICE_GUARDS,
@@ -90,15 +99,14 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     return generation === 'v2' || generation === 'ws' ? unknownOnSandbox(req, res, next) : next();
   };
   const v2 = createV2Router(deps);
-  app.use(
-    inOneLayer([
-      httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
-      detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }),
-      refuseV2OnSandbox,
-      tusProtocol({ maxBytes: deps.config.MAX_STREAM_BYTES }),
-      v2.exact,
-    ]),
-  );
+  // Before either generation; the hot path runs them too (a /v1 path passes the last two untouched).
+  const gate = [
+    httpsOnly({ enforce: deps.config.TLS_CERT !== undefined || deps.config.TRUST_PROXY !== 'false', publicUrl: deps.config.PUBLIC_URL }),
+    detectSandbox({ host: deps.config.SANDBOX_HOST, port: deps.config.SANDBOX_PORT }),
+    refuseV2OnSandbox,
+    tusProtocol({ maxBytes: deps.config.MAX_STREAM_BYTES }),
+  ];
+  app.use(inOneLayer([...gate, v2.exact]));
   app.use(V2_PREFIX, v2.router);
 
   // Probes, documents and the client library (api/service-routes.ts); the documentation site is pages.
@@ -132,10 +140,24 @@ export function createApp(deps: ApiDeps, options: AppOptions = {}): Express {
     ),
   );
   app.use(NON_API_TREES.dashboard, dashboardPages(options.dashboardDir ?? DASHBOARD_DIST));
-  app.use('/v1', createV1Router(deps));
+  const v1 = createV1Router(deps);
+  app.use('/v1', v1.router);
   for (const mount of options.mounts ?? []) app.use(mount.prefix, mount.router);
   app.use(rejectMalformedPath());
   app.use(notFound(renderV2Error));
   app.use(errorHandler({ logger: deps.logger }));
-  return app;
+  // Between the app-level handlers above and /v1, only trees of other prefixes (documents, dashboard,
+  // management, queue UI) and the sandbox's refusal of non-/v1 paths: none touches a /v1 request.
+  const listener =
+    deps.config.HOT_PATH === 'off'
+      ? app
+      : hotPathListener(
+          app,
+          [...every, ...gate],
+          [
+            { prefix: V2_PREFIX, ...v2.generation },
+            { prefix: '/v1', ...v1 },
+          ],
+        );
+  return { app, listener };
 }

@@ -1,4 +1,3 @@
-import type { Express } from 'express';
 import type { Principal } from '../shared/auth/principal.js';
 import { createAuthenticator, type TokenVerifier } from '../shared/auth/credentials.js';
 import type { Config } from '../shared/config.js';
@@ -8,7 +7,7 @@ import { processMetrics } from '../shared/metrics/catalogue.js';
 import { openResumableStore } from '../shared/uploads/open.js';
 import { LiveHashes } from '../shared/uploads/live-hashes.js';
 import { jobRecorder } from '../shared/metrics/record.js';
-import { createApp } from './app.js';
+import { createApp, type App } from './app.js';
 import { clientDomainIndex } from './client-domain-index.js';
 import type { ApiDeps, ApiEngines, UploadEndpoint } from './deps.js';
 import { JobExecutor } from './jobs/executor.js';
@@ -47,7 +46,7 @@ function planUploadLimit(config: Config, catalog: PlanCatalog): (principal: Prin
  * The handlers' dependencies and the app on a node's engines, its limiter and its catalog; only
  * api/node.ts calls this, so every node (embedded, distributed, the tests') is wired alike.
  */
-export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' | 'catalog'>): { app: Express; deps: ApiDeps } {
+export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' | 'catalog'>): App & { deps: ApiDeps } {
   const { config, store } = engines;
   const { logger } = engines;
   // Enterprise bearer tokens (docs/api.md "Authentication" rules 7-8, docs/auth.md): JWTs when JWT_SECRET
@@ -97,5 +96,5 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
       ),
     ),
   };
-  return { app: createApp(deps, { mounts, oauth: true }), deps };
+  return { ...createApp(deps, { mounts, oauth: true }), deps };
 }

@@ -13,13 +13,17 @@ import { probeDependencies } from './readiness.js';
 import { attachRealtime, loadRealtimeEngines, socketIoRequests, type Realtime, type RealtimeOptions } from './realtime/index.js';
 import type { Listeners } from './http/listeners.js';
 import { edgeOptions, serve } from './server.js';
+import { expressMessageClasses } from './http/hot-path.js';
 
 /** What only the tests' harness (test/helpers/api-server.ts) sets; a production node is built without any. */
 export interface ApiNodeOptions {
   /** The certificate and key themselves, instead of reading the TLS_CERT and TLS_KEY files. */
   tls?: { cert: Buffer; key: Buffer };
-  /** Wraps the app before it listens (the tests hold every answer against the OpenAPI document). */
-  wrapApp?: (app: Express) => RequestListener;
+  /**
+   * Wraps the node's listener (the hot path in front of the app) before it listens (the tests hold
+   * every answer against the OpenAPI document); `app` is the Express app behind it.
+   */
+  wrapApp?: (app: Express, listener: RequestListener) => RequestListener;
   /** Overrides of the realtime options the configuration gives; false: neither /v2/ws nor socket.io. */
   realtime?: Partial<RealtimeOptions> | false;
 }
@@ -78,14 +82,14 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
   await limits.ready.catch((err: unknown) =>
     logger.warn({ err }, 'rate-limit counters unreachable at start; requests get 503 until they return'),
   );
-  const { app, deps } = composeApi(engines, { limiter: limits.limiter, catalog });
+  const { app, listener, deps } = composeApi(engines, { limiter: limits.limiter, catalog });
   // Loaded before listening, so realtime attaches in the same turn the listeners open.
   const realtimeEngines = options.realtime === false ? undefined : await loadRealtimeEngines(config, logger);
   const tls =
     options.tls ??
     (config.TLS_CERT && config.TLS_KEY ? { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } : undefined);
   // socket.io is built on its first request (api/realtime/index.ts); until then its requests are set apart here.
-  const handler = options.wrapApp?.(app) ?? app;
+  const handler = options.wrapApp?.(app, listener) ?? listener;
   const requests = socketIoRequests(handler);
   const listeners = await serve(realtimeEngines === undefined ? handler : requests.listener, {
     port: config.PORT,
@@ -96,6 +100,7 @@ export async function buildApiNode(engines: ApiEngines, options: ApiNodeOptions 
     tls,
     sandboxPort: config.SANDBOX_PORT,
     redirectPort: config.HTTP_REDIRECT_PORT,
+    classes: expressMessageClasses(app),
   });
   const realtime =
     realtimeEngines === undefined

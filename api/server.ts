@@ -47,10 +47,18 @@ function serverOptions(edge: EdgeOptions): http.ServerOptions {
   };
 }
 
-export function createServer(handler: RequestListener, edge: EdgeOptions, tls?: { cert: Buffer; key: Buffer }): http.Server {
+/** The request and response classes the server makes (api/http/hot-path.ts expressMessageClasses). */
+export type MessageClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
+
+export function createServer(
+  handler: RequestListener,
+  edge: EdgeOptions,
+  tls?: { cert: Buffer; key: Buffer },
+  classes: MessageClasses = {},
+): http.Server {
   return tls
-    ? https.createServer({ ...serverOptions(edge), cert: tls.cert, key: tls.key }, handler)
-    : http.createServer(serverOptions(edge), handler);
+    ? https.createServer({ ...serverOptions(edge), ...classes, cert: tls.cert, key: tls.key }, handler)
+    : http.createServer({ ...serverOptions(edge), ...classes }, handler);
 }
 
 export async function listen(server: http.Server, port: number, host: string): Promise<number> {
@@ -199,12 +207,14 @@ export interface ServeOptions {
   redirectPort?: number;
   /** PUBLIC_URL: where redirects point; defaults to this node's own HTTPS address. */
   publicUrl?: string;
+  /** What the main and sandbox listeners make their requests and responses with. */
+  classes?: MessageClasses;
 }
 
 /** Start every listener of an API node: main (HTTP or HTTPS), sandbox, HTTP→HTTPS redirect. */
 export async function serve(app: RequestListener, options: ServeOptions): Promise<Listeners> {
   const { edge, logger } = options;
-  const make = (): http.Server => createServer(app, edge, options.tls);
+  const make = (): http.Server => createServer(app, edge, options.tls, options.classes);
   const main = await startServer(app, { port: options.port, host: options.host, logger, server: make(), edge });
   const sandbox =
     options.sandboxPort === undefined

@@ -30,6 +30,7 @@ const BUNDLED = new Set([
   '@opentelemetry/api',
   'rate-limiter-flexible',
   'ipaddr.js',
+  'express',
 ]);
 const packageOf = (specifier) =>
   specifier
@@ -39,8 +40,11 @@ const packageOf = (specifier) =>
 const externalPackages = {
   name: 'external-packages',
   setup(b) {
+    // A package a bundled package imports is bundled with it: only bundled files are resolved here.
     b.onResolve({ filter: /^[^./]/ }, (args) =>
-      !args.path.startsWith('node:') && BUNDLED.has(packageOf(args.path)) ? undefined : { path: args.path, external: true },
+      !args.path.startsWith('node:') && (BUNDLED.has(packageOf(args.path)) || args.importer.includes(`${path.sep}node_modules${path.sep}`))
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };

@@ -15,6 +15,7 @@ import { processMetrics } from '../shared/metrics/catalogue.js';
 import { setQueueFigures } from '../shared/metrics/record.js';
 import { InProcessQueue } from '../shared/queue/in-process.js';
 import { createJobHandlers } from '../workers/registry.js';
+import type { Server, ServerResponse } from 'node:http';
 import { proofFirstStartText } from '../shared/proof/first-start.js';
 import { startLocalWebhooks } from '../shared/webhooks/local.js';
 import { webhookMetrics } from '../shared/webhooks/metrics.js';
@@ -86,9 +87,38 @@ async function main(): Promise<void> {
   }
 
   // Proof of existence (docs/proving.md): the log's and the TSA's keys are made at first start and
-  // announced once; after the first-start text, so nothing waits for it.
-  const proof = await node.deps.proof.get();
-  if (proof.created.logKey || proof.created.tsa) process.stdout.write(proofFirstStartText(proof, node.baseUrl, config.dataDir));
+  // announced once; after the first-start text, so nothing waits for it. Opened once the first
+  // request has been answered (or a second after listening): loading the ASN.1 libraries of the
+  // time-stamp authority took a fifth of a cold start's CPU, ahead of the first request
+  // (docs/decisions.md "Speed").
+  afterFirstAnswer(node.listeners.main.server, PROOF_OPEN_DELAY_MS, () => {
+    node.deps.proof.get().then(
+      (proof) => {
+        if (proof.created.logKey || proof.created.tsa) process.stdout.write(proofFirstStartText(proof, node.baseUrl, config.dataDir));
+      },
+      (err: unknown) => logger.error({ err }, 'the proof services failed to open'),
+    );
+  });
+}
+
+const PROOF_OPEN_DELAY_MS = 1000;
+
+/** `run` once: after the first answer `server` sends, or `delayMs` from now, whichever comes first. */
+function afterFirstAnswer(server: Server, delayMs: number, run: () => void): void {
+  let done = false;
+  const once = (): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    server.off('request', onRequest);
+    run();
+  };
+  const onRequest = (_req: unknown, res: ServerResponse): void => {
+    res.once('finish', () => setImmediate(once));
+  };
+  const timer = setTimeout(once, delayMs);
+  timer.unref();
+  server.on('request', onRequest);
 }
 
 main().catch((err: unknown) => {

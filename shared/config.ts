@@ -72,6 +72,11 @@ const envSchema = z.object({
   INLINE_MAX_BYTES: int(0).default(64 * 1024),
   /** Synchronous file and stream uploads are hashed on the API node as their bytes arrive (docs/decisions.md "Jobs and modes"). */
   HASH_UPLOADS_WHILE_RECEIVING: bool.default(true),
+  /**
+   * The hot routes (hash, verify, hmac, batch) are recognised in the node:http listener and run
+   * without Express's dispatch (api/http/hot-path.ts); `off` sends them through Express too.
+   */
+  HOT_PATH: z.enum(['on', 'off']).default('on'),
   /** JSON request bodies (hash, batch, …). */
   MAX_JSON_BYTES: int(1024).default(16 * MiB),
   /** Default ceilings before plan limits (docs/api.md "Other limits": /v2/file 100 MB; /v2/stream for larger). */

@@ -9,6 +9,8 @@ export interface StaticRoute {
   /** The Express route object the router made for it: what `req.route` is inside the router. */
   route: unknown;
   handlers: readonly RequestHandler[];
+  /** Declared `hot` (api/http/route-table.ts Route.hot). */
+  hot?: boolean;
 }
 
 export interface ExactDispatchOptions {

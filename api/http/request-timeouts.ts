@@ -55,10 +55,16 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
   const watched = new Set<Watched>();
   const bySocket = new WeakMap<Socket, Watched>();
 
-  // One listener function for every response ('close' is emitted once): the socket no longer receives it.
+  // One listener function for every response ('close' is emitted once): the socket no longer receives
+  // it, and nothing is left to bound. Dropped here, not at the next check: held until then (up to a
+  // second), every request and response under load outlived the young generation and was promoted
+  // to the old one, whose collections were the tail latency's pauses (docs/decisions.md "Speed").
   function forget(this: http.ServerResponse): void {
     const socket = this.req.socket;
-    if (socket !== null && bySocket.get(socket)?.res === this) bySocket.delete(socket);
+    const entry = socket === null ? undefined : bySocket.get(socket);
+    if (entry?.res !== this) return;
+    bySocket.delete(socket);
+    watched.delete(entry);
   }
 
   const track = (req: http.IncomingMessage, res: http.ServerResponse): void => {

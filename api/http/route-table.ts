@@ -65,6 +65,11 @@ export interface Route<P = Permission, C = RouteContext> {
    * nor counted in it (docs/limits.md "Headers and errors").
    */
   outsideQuota?: true;
+  /**
+   * A hot route: a POST to its exact path is served from the node:http listener without Express's
+   * dispatch, through the same handlers (api/http/hot-path.ts; HOT_PATH=off turns it off).
+   */
+  hot?: true;
   /** `next` passes on a request the handler does not answer (an SDK file it does not have). */
   handle: (ctx: C, req: Request, res: Response, next: NextFunction) => unknown;
   /** Its OpenAPI operation; the path and the security come from the route and its table. */
@@ -96,7 +101,7 @@ export function mountRoutes<P, C extends TableContext<P>>(router: RouteTarget, r
     const expressRoute = router.route(route.path);
     if (route.anyMethod === true) expressRoute.all(...handlers);
     else expressRoute[route.method](...handlers);
-    mounted.push({ method: route.method, path: route.path, route: expressRoute, handlers });
+    mounted.push({ method: route.method, path: route.path, route: expressRoute, handlers, hot: route.hot === true });
   }
   if (ctx.methodNotAllowed !== false) {
     for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));

@@ -47,6 +47,8 @@ function credentialsOf(req: Req, sources: readonly CredentialSource[]): Credenti
         found.push({ value: match[1]!, source });
       }
     } else {
+      // Express parses the query string on every read of req.query: a URL without one has no api_key.
+      if (!req.originalUrl.includes('?')) continue;
       const value = (req.query as Record<string, unknown>).api_key;
       if (typeof value === 'string' && value !== '') found.push({ value, source });
       else if (value !== undefined) throw new ServiceError('UNAUTHORIZED', { details: 'api_key must be given once' });

@@ -22,6 +22,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash',
+    hot: true,
     permission: 'hash',
     body: 'json',
     async handle({ deps }, req, res) {
@@ -39,6 +40,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/verify',
+    hot: true,
     permission: 'verify',
     body: 'json',
     async handle({ deps }, req, res) {
@@ -88,6 +90,7 @@ export const CAMEL_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hmac',
+    hot: true,
     permission: 'hash',
     body: 'json',
     async handle({ deps }, req, res) {

@@ -1,7 +1,6 @@
-import type { Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { renderV1Error } from '../http/envelopes.js';
-import { createGenerationRouter } from '../middleware/generation-router.js';
+import { createGenerationRouter, type GenerationRouter } from '../middleware/generation-router.js';
 import { routeKey } from '../middleware/guards.js';
 import type { LimitClass } from '../middleware/rate-limit.js';
 import { CAMEL_CASE_ROUTES } from './camel-case-routes.js';
@@ -15,7 +14,7 @@ const SNAKE_CASE_LIMITS: LimitClass = { generation: 'v1b' };
  * {error:{code, message, details}} with the codes of v2; unknown endpoints are a JSON 404.
  * Sandbox requests (res.locals.sandbox) are served the same and counted apart.
  */
-export function createV1Router(deps: ApiDeps): Router {
+export function createV1Router(deps: ApiDeps): GenerationRouter {
   // A Set A path counts against the tier table's per-second rate; anything else (Set B, unknown
   // paths) against the plan table's per-minute rate (docs/limits.md). Reading usage and status
   // stays outside the daily quota it reports (Route.outsideQuota).
@@ -30,5 +29,5 @@ export function createV1Router(deps: ApiDeps): Router {
     routes: V1_ROUTES,
     limitClassOf: (path) => classes.get(routeKey(path)) ?? SNAKE_CASE_LIMITS,
     renderError: renderV1Error,
-  }).router;
+  });
 }

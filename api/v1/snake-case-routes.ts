@@ -36,6 +36,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash/text',
+    hot: true,
     permission: 'hash',
     body: 'json',
     async handle({ deps }, req, res) {
@@ -105,6 +106,7 @@ export const SNAKE_CASE_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/verify/text',
+    hot: true,
     permission: 'verify',
     body: 'json',
     async handle({ deps }, req, res) {

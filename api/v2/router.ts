@@ -2,7 +2,7 @@ import type { RequestHandler, Router } from 'express';
 import type { ApiDeps } from '../deps.js';
 import { renderV2Error } from '../http/envelopes.js';
 import { exactDispatch } from '../http/exact-routes.js';
-import { createGenerationRouter } from '../middleware/generation-router.js';
+import { createGenerationRouter, type GenerationRouter } from '../middleware/generation-router.js';
 import type { LimitClass } from '../middleware/rate-limit.js';
 import { V2_ROUTES } from './routes.js';
 
@@ -22,15 +22,18 @@ export interface V2Router {
   router: Router;
   /** The same routes' exact-path dispatch, run at app level before the router (api/http/exact-routes.ts). */
   exact: RequestHandler;
+  /** What the router is built from, for the hot path (api/http/hot-path.ts). */
+  generation: GenerationRouter;
 }
 
 /** The /v2 generation (docs/api.md "v2 endpoints"): its route table (api/v2/routes.ts) behind the caller guards, in the v2 envelope. */
 export function createV2Router(deps: ApiDeps): V2Router {
-  const { router, common, mounted, unknown, onError } = createGenerationRouter(deps, {
+  const generation = createGenerationRouter(deps, {
     generation: 'v2',
     routes: V2_ROUTES,
     limitClassOf: (path) => (path.toLowerCase().startsWith('/uploads/') ? V2_UPLOAD_LIMITS : V2_LIMITS),
     renderError: renderV2Error,
   });
-  return { router, exact: exactDispatch({ prefix: V2_PREFIX, common, routes: mounted, onError, passed: unknown }) };
+  const { router, common, mounted, unknown, onError } = generation;
+  return { router, exact: exactDispatch({ prefix: V2_PREFIX, common, routes: mounted, onError, passed: unknown }), generation };
 }

@@ -54,6 +54,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hash',
+    hot: true,
     permission: 'hash',
     body: 'json',
     handle({ deps }, req, res) {
@@ -70,6 +71,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/verify',
+    hot: true,
     permission: 'verify',
     body: 'json',
     handle({ deps }, req, res) {
@@ -89,6 +91,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/hmac',
+    hot: true,
     permission: 'hash',
     body: 'json',
     handle({ deps }, req, res) {
@@ -103,6 +106,7 @@ export const V2_ROUTES: readonly Route[] = [
   {
     method: 'post',
     path: '/batch',
+    hot: true,
     permission: 'hash',
     body: 'json',
     before: [asyncJobsNotForClientKeys],

@@ -16,6 +16,9 @@ import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createStore } from '../../shared/store/kysely-store.js';
 import { freePort, ROOT, ServerProcess } from './procs.js';
 
+/** What package.json's start, api and worker scripts pass node besides --enable-source-maps. */
+const DEFAULT_NODE_FLAGS: string[] = ['--max-semi-space-size=32'];
+
 /** Only what a shell would hand any program; nothing of the caller's sha224d settings (LOG_LEVEL, REDIS_URL, …). */
 function cleanEnvironment(): Record<string, string> {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
@@ -23,6 +26,20 @@ function cleanEnvironment(): Record<string, string> {
 }
 
 export const SERVICE_READY = /listening on (http:\/\/\S+)/;
+
+/**
+ * Every Node server the load scenarios measure traces its collections into its log (one line per
+ * collection, a few dozen a second under load): the bytes allocated per request and the GC pauses
+ * behind the tail latency are read from there (procs.ts gcTraceSince). Cold start runs without it.
+ */
+const GC_TRACE = '--trace-gc-nvp';
+
+/**
+ * The node flags the npm scripts give the service (package.json "start", "api", "worker"; the
+ * Dockerfile and manifests alike), which the bench's processes must run with too. BENCH_NODE_FLAGS
+ * replaces them, to try others (e.g. `--max-semi-space-size=32`).
+ */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? DEFAULT_NODE_FLAGS.join(' ')).split(' ').filter((flag) => flag !== '');
 
 export class Fleet {
   readonly env = cleanEnvironment();
@@ -53,7 +70,7 @@ export class Fleet {
 
   /** The command line of a dist/ entry, as the npm scripts run it. */
   private entry(name: 'embedded' | 'api' | 'worker'): [string, string[]] {
-    return [process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', `${name}.js`)]];
+    return [process.execPath, ['--enable-source-maps', ...NODE_FLAGS, GC_TRACE, path.join(ROOT, 'dist', `${name}.js`)]];
   }
 
   private once(name: string, start: () => Promise<ServerProcess>): Promise<ServerProcess> {
@@ -73,7 +90,7 @@ export class Fleet {
   bare(): Promise<ServerProcess> {
     return this.once('bare', () =>
       ServerProcess.start(
-        this.launchOptions('bare node:http', process.execPath, [path.join(ROOT, 'test', 'bench', 'bare-server.mjs')], {}),
+        this.launchOptions('bare node:http', process.execPath, [GC_TRACE, path.join(ROOT, 'test', 'bench', 'bare-server.mjs')], {}),
       ),
     );
   }
@@ -81,7 +98,7 @@ export class Fleet {
   express(): Promise<ServerProcess> {
     return this.once('express', () =>
       ServerProcess.start(
-        this.launchOptions('bare Express 5', process.execPath, [path.join(ROOT, 'test', 'bench', 'bare-express.mjs')], {}),
+        this.launchOptions('bare Express 5', process.execPath, [GC_TRACE, path.join(ROOT, 'test', 'bench', 'bare-express.mjs')], {}),
       ),
     );
   }
@@ -93,6 +110,15 @@ export class Fleet {
   embedded(): Promise<ServerProcess> {
     return this.once('embedded', () =>
       ServerProcess.start(this.launchOptions('sha224d embedded', ...this.entry('embedded'), this.embeddedEnv())),
+    );
+  }
+
+  /** The same with HOT_PATH=off: every route through Express (api/http/hot-path.ts), for the hot path's gain in the same run. */
+  embeddedHotPathOff(): Promise<ServerProcess> {
+    return this.once('embedded-hot-path-off', () =>
+      ServerProcess.start(
+        this.launchOptions('sha224d embedded HOT_PATH=off', ...this.entry('embedded'), { ...this.embeddedEnv(), HOT_PATH: 'off' }),
+      ),
     );
   }
 

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { cpuTimes, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
+import { cpuTimes, gcTraceSince, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
 
 /**
  * What one load run reports. `cpuMicros` and `peakRssBytes` only when the run measures them itself:
@@ -33,6 +33,8 @@ export interface Subject {
   cpuProcesses: () => Array<{ name: string; pid: number }>;
   /** The process whose peak RSS is reported; none for an in-process reference. */
   rssPid?: () => number;
+  /** The server whose GC trace is read (bytes allocated per op, pauses); started with --trace-gc-nvp. */
+  gcTrace?: () => ServerProcess;
   /** Processes whose log output is counted (bytes per op: the request log is on). */
   logs?: () => ServerProcess[];
   run: () => Promise<LoadRun>;
@@ -57,6 +59,11 @@ export interface Sample {
   ops: number;
   errors: number;
   logBytesPerOp: number | null;
+  /** Bytes the server's heap allocated per op (GC trace; see Subject.gcTrace). */
+  allocatedBytesPerOp: number | null;
+  /** The longest GC pause of the run, and the share of the run's time spent in pauses. */
+  gcMaxPauseMs: number | null;
+  gcPauseShare: number | null;
   /** Commands Redis ran per op (every client's: on the bench's private Redis, the subject's). */
   redisCommandsPerOp: number | null;
   loadAverage: number;
@@ -69,15 +76,23 @@ function redisCommands(url: string): number {
   return Number(m[1]);
 }
 
+/** What `proc` wrote to its log since byte `from`, its GC trace lines left out (they are not the service's log). */
+function serviceLogBytes(proc: ServerProcess, from: number): number {
+  return proc.logBytes() - from - gcTraceSince(proc.logFile, from).traceBytes;
+}
+
 export async function measure(subject: Subject): Promise<Sample> {
   const rssPid = subject.rssPid?.();
   if (rssPid !== undefined) resetPeakRss(rssPid);
   const processes = subject.cpuProcesses();
   const cpuBefore = processes.map((p) => cpuTimes(p.pid));
   const logs = subject.logs?.() ?? [];
-  const logBefore = sum(logs.map((l) => l.logBytes()));
+  const logBefore = logs.map((l) => l.logBytes());
   const redisBefore = subject.redisUrl === undefined ? 0 : redisCommands(subject.redisUrl);
+  const traced = subject.gcTrace?.();
+  const traceFrom = traced?.logBytes() ?? 0;
   const run = await subject.run();
+  const gc = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
   // The INFO that reads the "before" figure is counted in the "after" one.
   const redisCommandsRun = subject.redisUrl === undefined ? null : redisCommands(subject.redisUrl) - redisBefore - 1;
   const cpuAfter = processes.map((p) => cpuTimes(p.pid));
@@ -95,7 +110,10 @@ export async function measure(subject: Subject): Promise<Sample> {
     peakRssBytes: run.peakRssBytes ?? (rssPid === undefined ? null : peakRssBytes(rssPid)),
     ops: run.ops,
     errors: run.errors ?? 0,
-    logBytesPerOp: logs.length === 0 ? null : (sum(logs.map((l) => l.logBytes())) - logBefore) / run.ops,
+    logBytesPerOp: logs.length === 0 ? null : sum(logs.map((l, i) => serviceLogBytes(l, logBefore[i]!))) / run.ops,
+    allocatedBytesPerOp: gc === undefined ? null : gc.allocatedBytes / run.ops,
+    gcMaxPauseMs: gc === undefined ? null : Math.max(0, ...gc.pausesMs),
+    gcPauseShare: gc === undefined ? null : sum(gc.pausesMs) / 1000 / run.seconds,
     redisCommandsPerOp: redisCommandsRun === null ? null : redisCommandsRun / run.ops,
     loadAverage: os.loadavg()[0]!,
   };
@@ -141,6 +159,9 @@ export function medianSample(samples: Sample[]): Sample {
     ops: samples.reduce((a, s) => a + s.ops, 0),
     errors: samples.reduce((a, s) => a + s.errors, 0),
     logBytesPerOp: medianOf(samples, (s) => s.logBytesPerOp),
+    allocatedBytesPerOp: medianOf(samples, (s) => s.allocatedBytesPerOp),
+    gcMaxPauseMs: medianOf(samples, (s) => s.gcMaxPauseMs),
+    gcPauseShare: medianOf(samples, (s) => s.gcPauseShare),
     redisCommandsPerOp: medianOf(samples, (s) => s.redisCommandsPerOp),
     loadAverage: median(samples.map((s) => s.loadAverage)),
   };

@@ -8,6 +8,7 @@
  *   --connections N    (BENCH_CONNECTIONS)    wrk connections for /v2/hash (default 64)
  *   --only a,b         (BENCH_ONLY)           scenarios to run: hash, batch, ws, stream, cold, scaleout
  *   BENCH_REDIS_URL    an existing Redis instead of a private one (its CPU then includes other clients')
+ *   BENCH_NODE_FLAGS   node flags of the measured sha224d processes instead of the start scripts' (fleet.ts)
  */
 export const SCENARIOS = ['hash', 'batch', 'ws', 'stream', 'cold', 'scaleout'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

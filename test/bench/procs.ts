@@ -123,6 +123,40 @@ export class ServerProcess {
   }
 }
 
+/** What a process's `--trace-gc-nvp` lines say (one line per collection, in its log). */
+export interface GcTrace {
+  /** Bytes the process allocated between the collections traced (V8's `allocated=`, summed). */
+  allocatedBytes: number;
+  /** Every pause, in ms (`pause=`). */
+  pausesMs: number[];
+  /** Bytes of the log that are these lines, not the service's own output. */
+  traceBytes: number;
+}
+
+/** The GC trace lines written to `logFile` from byte `from` on. */
+export function gcTraceSince(logFile: string, from: number): GcTrace {
+  const fd = fs.openSync(logFile, 'r');
+  let text: string;
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    fs.readSync(fd, buf, 0, buf.length, from);
+    text = buf.toString('utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  const trace: GcTrace = { allocatedBytes: 0, pausesMs: [], traceBytes: 0 };
+  for (const line of text.split('\n')) {
+    if (!line.includes(' gc=')) continue;
+    trace.traceBytes += Buffer.byteLength(line) + 1;
+    const allocated = / allocated=(\d+)/.exec(line);
+    const pause = / pause=([\d.]+)/.exec(line);
+    if (allocated) trace.allocatedBytes += Number(allocated[1]);
+    if (pause) trace.pausesMs.push(Number(pause[1]));
+  }
+  return trace;
+}
+
 /** User and system CPU time of a process so far, in microseconds (every thread, clock-tick resolution). */
 export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

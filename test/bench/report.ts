@@ -72,6 +72,9 @@ export function formatScenario(result: ScenarioResult): string {
     'sys'.padStart(4),
     'peak RSS'.padStart(9),
     'log B/op'.padStart(9),
+    'alloc KB/op'.padStart(11),
+    'GC max ms'.padStart(9),
+    'GC %'.padStart(5),
   ].join(' ');
   const load = Object.values(result.subjects).flatMap((r) => r.rounds.map((x) => x.loadAverage));
   const lines = [`${result.title} (load average ${fixed(Math.min(...load), 1)}–${fixed(Math.max(...load), 1)})`, header];
@@ -87,6 +90,9 @@ export function formatScenario(result: ScenarioResult): string {
         (m.systemShare === null ? '—' : `${(m.systemShare * 100).toFixed(0)}%`).padStart(4),
         mb(m.peakRssBytes).padStart(9),
         fixed(m.logBytesPerOp, 0).padStart(9),
+        fixed(m.allocatedBytesPerOp === null ? null : m.allocatedBytesPerOp / 1024, 1).padStart(11),
+        fixed(m.gcMaxPauseMs, 1).padStart(9),
+        fixed(m.gcPauseShare === null ? null : m.gcPauseShare * 100, 1).padStart(5),
         m.errors > 0 ? `  ${m.errors} ERRORS` : '',
       ].join(' '),
     );

@@ -24,6 +24,7 @@ import { Fleet } from './fleet.js';
 import { measureRounds } from './measure.js';
 import { parseOptions } from './options.js';
 import { pinHarness, placement, ROOT } from './procs.js';
+import { formatTargets } from './targets.js';
 import { formatChanges, formatScenario, previousResults, scenarioResult, writeResults, type BenchResults } from './report.js';
 import {
   batchScenario,
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
   const previous = previousResults(ROOT, options.quick);
   const file = writeResults(ROOT, results);
   if (previous) console.log(`${formatChanges(previous, results)}\n`);
+  const targets = formatTargets(scenarios);
+  if (targets !== '') console.log(`${targets}\n`);
   console.log(`Results: ${file}`);
 }
 

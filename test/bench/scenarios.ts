@@ -64,10 +64,11 @@ const INLINE = 'sha224d distributed, inline (+Redis)';
 
 /** POST /v2/hash, 64 B, against both references and every way sha224d serves it. */
 export async function hashScenario(fleet: Fleet, options: BenchOptions): Promise<Scenario> {
-  const [bare, express, embedded, inline, queue, redis] = await Promise.all([
+  const [bare, express, embedded, hotPathOff, inline, queue, redis] = await Promise.all([
     fleet.bare(),
     fleet.express(),
     fleet.embedded(),
+    fleet.embeddedHotPathOff(),
     fleet.apiInline(),
     fleet.apiQueue(),
     fleet.redisServer(),
@@ -79,6 +80,7 @@ export async function hashScenario(fleet: Fleet, options: BenchOptions): Promise
     ...(others.some((o) => o.name === 'redis') ? { redisUrl: redis.url } : {}),
     cpuProcesses: () => [{ name: others.length > 0 ? 'api' : 'server', pid: main.pid }, ...others],
     rssPid: () => main.pid,
+    gcTrace: () => main,
     ...(logs.length > 0 ? { logs: () => logs } : {}),
     run: wrkRun(fleet, `${main.url}/v2/hash`, HASH_BODY, options.connections, options.durationSec),
     warmUp: async () => {
@@ -96,6 +98,7 @@ export async function hashScenario(fleet: Fleet, options: BenchOptions): Promise
       subject('bare node:http', true, bare, [], []),
       subject('bare Express 5', true, express, [], []),
       subject('sha224d embedded', false, embedded, [], [embedded]),
+      subject('sha224d embedded HOT_PATH=off', false, hotPathOff, [], [hotPathOff]),
       subject(INLINE, false, inline, [{ name: 'redis', pid: redis.pid }], [inline]),
       {
         ...subject(

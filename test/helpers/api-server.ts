@@ -69,6 +69,8 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     // A test's close() waits this long at most for requests still in flight.
     SHUTDOWN_GRACE_MS: '1000',
+    // The test folders run with HOT_PATH=off and on (api/http/hot-path.ts).
+    ...(process.env.HOT_PATH === undefined ? {} : { HOT_PATH: process.env.HOT_PATH }),
     ...options.env,
     ...(db.options.databaseUrl ? { DATABASE_URL: db.options.databaseUrl } : {}),
   });
@@ -99,9 +101,9 @@ export async function startTestServer(
     { config, logger, store, queue, blobs, ...(webhooks ? { webhooks: webhooks.service, cleanups: [() => webhooks.close()] } : {}) },
     {
       tls: options.tls,
-      wrapApp: (app) => {
+      wrapApp: (app, listener) => {
         options.onApp?.(app);
-        return auditResponses(app, offDocument, { sandboxHost: config.SANDBOX_HOST });
+        return auditResponses(listener, offDocument, { sandboxHost: config.SANDBOX_HOST });
       },
       realtime: options.realtime ?? false,
     },
