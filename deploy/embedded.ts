@@ -18,6 +18,9 @@ import { createJobHandlers } from '../workers/registry.js';
 import { proofFirstStartText } from '../shared/proof/first-start.js';
 import { startLocalWebhooks } from '../shared/webhooks/local.js';
 import { webhookMetrics } from '../shared/webhooks/metrics.js';
+import { openEmbeddedBulk } from '../shared/bulk/open.js';
+import { openSecretBox } from '../shared/webhooks/secrets-key.js';
+import { createChunkProcessor } from '../workers/bulk/process.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -60,6 +63,11 @@ async function main(): Promise<void> {
   // Pending deliveries live in SQLite: the dispatcher's first pass resumes any a restart left.
   const webhooks = await startLocalWebhooks({ config, db: store.db, queue, logger, metrics: webhookMetrics(metrics.registry) });
   if (webhooks !== undefined) cleanups.push(() => webhooks.close());
+  // Bulk jobs' chunks run in this process, apart from the job queue's slots (shared/bulk/chunks.ts).
+  const secrets = await openSecretBox(config);
+  const processor = createChunkProcessor({ allowLoopback: config.URL_FETCH_ALLOW_LOOPBACK, ...(secrets ? { secrets } : {}) });
+  const bulk = openEmbeddedBulk(config, blobs, logger, processor);
+  cleanups.push(() => bulk.chunks.close());
   const node = await startApiNode({
     config,
     logger,
@@ -68,6 +76,7 @@ async function main(): Promise<void> {
     blobs,
     metrics,
     cleanups,
+    bulk: { ...bulk, ...(secrets ? { secrets } : {}) },
     ...(webhooks ? { webhooks: webhooks.service } : {}),
   });
   logger.info({ mode: 'embedded', port: node.listeners.main.port, dataDir: config.dataDir }, 'sha224d listening');

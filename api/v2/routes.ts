@@ -24,6 +24,7 @@ import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
 import { UPLOAD_ROUTES } from './upload-routes.js';
+import { BULK_ROUTES } from './bulk-routes.js';
 import { PROOF_ROUTES, receiptBody } from './proof-routes.js';
 import { logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
@@ -256,6 +257,8 @@ export const V2_ROUTES: readonly Route[] = [
   ...UPLOAD_ROUTES,
   // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp (api/v2/proof-routes.ts).
   ...PROOF_ROUTES,
+  // Bulk jobs: /bulk, /bulk/:id, /bulk/:id/results (api/v2/bulk-routes.ts).
+  ...BULK_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */

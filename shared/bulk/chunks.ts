@@ -1,0 +1,111 @@
+/**
+ * Chunks of bulk jobs as tasks: what queues them (the API node), what runs one (a worker, or this
+ * process in embedded mode). Running a chunk is the same in both modes (`runChunk`): skip it if
+ * its job is no longer running, process it, count it once.
+ */
+import type { BlobStore } from '../blob/types.js';
+import type { Logger } from '../log.js';
+import { chunkInputKey, type ChunkSummary, type ChunkTask } from './model.js';
+import type { BulkStore } from './store.js';
+
+/** The producer side: API nodes queue a job's chunks, all at once, once its input is stored. */
+export interface ChunkQueue {
+  enqueue(tasks: readonly ChunkTask[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Thrown by a processor that saw its job cancelled: the chunk ends uncounted, and is not retried. */
+export class ChunkCancelled extends Error {
+  constructor() {
+    super('bulk job cancelled');
+  }
+}
+
+export interface ChunkContext {
+  blobs: BlobStore;
+  /** False once the job is cancelled (or gone): a processor asks between items and stops early. */
+  stillRunning: () => Promise<boolean>;
+}
+
+/** Hashes one chunk's items and writes its result part; per-item failures are lines of the part, not a failure. */
+export type ChunkProcessor = (task: ChunkTask, ctx: ChunkContext) => Promise<ChunkSummary>;
+
+export interface ChunkRunDeps {
+  store: BulkStore;
+  blobs: BlobStore;
+  process: ChunkProcessor;
+  logger: Logger;
+}
+
+/** Runs one chunk; a failure other than a cancel is thrown, so the queue retries this chunk alone. */
+export async function runChunk(task: ChunkTask, deps: ChunkRunDeps): Promise<'done' | 'skipped'> {
+  const running = async (): Promise<boolean> => (await deps.store.get(task.bulkId))?.state === 'running';
+  if (!(await running())) return 'skipped';
+  let summary: ChunkSummary;
+  try {
+    summary = await deps.process(task, { blobs: deps.blobs, stillRunning: running });
+  } catch (err) {
+    if (err instanceof ChunkCancelled) return 'skipped';
+    throw err;
+  }
+  const record = await deps.store.chunkFinished(task.bulkId, task.index, summary, Date.now());
+  // The last chunk's runner deletes the inputs: only the result parts are read from now on.
+  if (record?.state === 'completed') {
+    for (let index = 0; index < record.chunks; index++) {
+      await deps.blobs.delete(chunkInputKey(task.bulkId, index)).catch((err: unknown) => {
+        deps.logger.warn({ err, bulkId: task.bulkId }, 'bulk input delete failed');
+      });
+    }
+  }
+  return 'done';
+}
+
+/**
+ * Embedded mode's chunk queue: chunks run in this process, `concurrency` at a time (BULK_CONCURRENCY,
+ * default 1), apart from the job queue's slots, so a bulk job never holds up interactive requests'
+ * jobs. A failed chunk is retried on its own, up to `attempts` times.
+ */
+export class InProcessChunkQueue implements ChunkQueue {
+  private readonly waiting: Array<{ task: ChunkTask; attempt: number }> = [];
+  private running = 0;
+  private closed = false;
+
+  constructor(private readonly deps: ChunkRunDeps & { concurrency: number; attempts: number; retryDelayMs?: number }) {}
+
+  enqueue(tasks: readonly ChunkTask[]): Promise<void> {
+    for (const task of tasks) this.waiting.push({ task, attempt: 1 });
+    this.pump();
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    this.waiting.length = 0;
+    return Promise.resolve();
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running < this.deps.concurrency && this.waiting.length > 0) {
+      const next = this.waiting.shift()!;
+      this.running++;
+      void this.run(next.task, next.attempt).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  private async run(task: ChunkTask, attempt: number): Promise<void> {
+    try {
+      await runChunk(task, this.deps);
+    } catch (err) {
+      this.deps.logger.warn({ err, bulkId: task.bulkId, chunk: task.index, attempt }, 'bulk chunk failed');
+      if (attempt >= this.deps.attempts || this.closed) return;
+      const retry = setTimeout(() => {
+        this.waiting.push({ task, attempt: attempt + 1 });
+        this.pump();
+      }, this.deps.retryDelayMs ?? 1000);
+      retry.unref();
+    }
+  }
+}
