@@ -49,6 +49,7 @@ export async function runChunk(task: ChunkTask, deps: ChunkRunDeps): Promise<'do
     throw err;
   }
   const record = await deps.store.chunkFinished(task.bulkId, task.index, summary, Date.now());
+  deps.logger.info({ bulkId: task.bulkId, chunk: task.index, ...summary }, 'bulk chunk done');
   // The last chunk's runner deletes the inputs: only the result parts are read from now on.
   if (record?.state === 'completed') {
     for (let index = 0; index < record.chunks; index++) {
