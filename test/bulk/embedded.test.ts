@@ -3,6 +3,9 @@
  * default 20,000; README "Tests" runs 1,000,000), chunks run in-process, results in input order
  * and equal to node:crypto's digests; bad data is an item error; limits, cancel, other accounts.
  */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startTestServer, type TestServer } from '../helpers/api-server.js';
@@ -14,7 +17,7 @@ let server: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { BULK_CHUNK_ITEMS: '1000', BULK_CONCURRENCY: '2' } });
+  server = await startTestServer({ env: { BULK_CHUNK_ITEMS: '1000', BULK_CONCURRENCY: '2', URL_FETCH_ALLOW_LOOPBACK: 'true' } });
   key = server.keys.production;
 });
 afterAll(() => server.close());
@@ -151,5 +154,52 @@ describe('POST /v2/bulk with NDJSON items (embedded)', () => {
       body: JSON.stringify({ source: 'ftp' }),
     });
     expect(json.status).toBe(400);
+  });
+
+  it('fetches a list of URLs, at most 2 at once per host; a failing URL is an item error; a private address is refused', async () => {
+    let open = 0;
+    let peak = 0;
+    const web = http.createServer((req, res) => {
+      open++;
+      peak = Math.max(peak, open);
+      const n = Number(req.url?.slice(1));
+      // Held briefly so that fetches overlap and the per-host bound is what limits them.
+      setTimeout(() => {
+        open--;
+        if (Number.isNaN(n)) res.writeHead(404).end('no');
+        else res.end(`body ${n}`);
+      }, 20);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const urls = [...Array.from({ length: 30 }, (_, n) => `${base}/${n}`), `${base}/missing`];
+      const created = await fetch(`${server.url}/v2/bulk`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ source: 'urls', urls }),
+      });
+      expect(created.status).toBe(202);
+      const { id } = await created.json();
+      const done = await finished(id);
+      expect(done).toMatchObject({ source: 'urls', items: { total: 31, done: 30, failed: 1 } });
+      const lines = (await (await fetch(`${server.url}/v2/bulk/${id}/results`, { headers: auth() })).text())
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; hash?: string; error?: { code: string } });
+      expect(lines.map((l) => l.id)).toEqual(urls);
+      lines.slice(0, 30).forEach((line, n) => expect(line.hash).toBe(createHash('sha224').update(`body ${n}`).digest('hex')));
+      expect(lines[30]!.error?.code).toBe('URL_FETCH_FAILED');
+      expect(peak).toBe(2);
+    } finally {
+      web.close();
+    }
+    const refused = await fetch(`${server.url}/v2/bulk`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ source: 'urls', urls: ['http://10.0.0.1/x'] }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe('URL_NOT_ALLOWED');
   });
 });
