@@ -4,7 +4,7 @@
  * lines in input order.
  */
 import type { ClientContext, RequestOptions } from './context.js';
-import { getJson, postJson } from './requests.js';
+import { getJson } from './requests.js';
 import type { BulkJsonRequest, BulkStatus } from './types.js';
 import { sleep } from './retry.js';
 
@@ -33,10 +33,7 @@ export interface BulkWaitOptions extends RequestOptions {
 const encoder = new TextEncoder();
 
 function ndjsonStream(items: Iterable<BulkItem> | AsyncIterable<BulkItem>): ReadableStream<Uint8Array> {
-  const iterator =
-    Symbol.asyncIterator in items
-      ? (items as AsyncIterable<BulkItem>)[Symbol.asyncIterator]()
-      : (items as Iterable<BulkItem>)[Symbol.iterator]();
+  const iterator = Symbol.asyncIterator in items ? items[Symbol.asyncIterator]() : items[Symbol.iterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       // About 64 KiB per piece: one line per enqueue would cost a stream turn per item.

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { BulkStatus } from '../../types.js';
 import { EXIT, UsageError, type CliContext, type ExitCode } from '../context.js';
 
@@ -43,7 +44,7 @@ export async function bulkCommand(context: CliContext, file: string, options: Bu
     },
   });
   if (tty) context.io.stderr.write('\n');
-  const results = Readable.fromWeb((await bulk.resultsStream(created.id)) as import('node:stream/web').ReadableStream);
+  const results = Readable.fromWeb((await bulk.resultsStream(created.id)) as WebReadableStream);
   await pipeline(results, options.out === undefined ? context.io.stdout : fs.createWriteStream(options.out), {
     end: options.out !== undefined,
   });
