@@ -22,6 +22,7 @@ import { assertMetricsBinding, DEFAULT_METRICS_PORT, startMetricsServer } from '
 import { createJobHandlers } from './registry.js';
 import { startWorkerWebhooks } from './webhook-setup.js';
 import { openRedisBulkStore } from '../shared/bulk/open.js';
+import type { BulkStore } from '../shared/bulk/store.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 import { startBulkWorker } from './bulk/pool.js';
 import { createChunkProcessor } from './bulk/process.js';
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
   // Bulk chunks (docs/api.md "Bulk jobs"): a queue of their own, BULK_CONCURRENCY at once; WORKER_BULK=false leaves them to other workers.
   const bulk = config.WORKER_BULK ? await startBulk(config, redis, blobs, logger) : undefined;
   // The persisted backstop of blob retention: deletes what the pool's timers could not (restarts, S3 outages).
-  const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger });
+  const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger, ...(bulk ? { bulkStore: bulk.store } : {}) });
   metrics.collectors.add(
     cachedRefresh(async () => {
       const answers = await probe();
@@ -140,7 +141,7 @@ async function startBulk(
   redis: NonNullable<ReturnType<typeof loadConfig>['redis']>,
   blobs: Awaited<ReturnType<typeof openBlobStore>>,
   logger: ReturnType<typeof createLogger>,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ store: BulkStore; close(): Promise<void> }> {
   const store = await openRedisBulkStore(config, logger);
   const secrets = await openSecretBox(config);
   const worker = startBulkWorker({
@@ -156,6 +157,7 @@ async function startBulk(
     logger,
   });
   return {
+    store,
     async close() {
       await worker.close();
       await store.close();
