@@ -7,6 +7,8 @@
  * credentials are looked for in Redis, the logs and the database, and found nowhere.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
@@ -45,6 +47,9 @@ beforeAll(async () => {
       // Small chunks: many of them, so both bulk workers take some.
       BULK_CHUNK_ITEMS: '100',
       LOG_LEVEL: 'info',
+      // A killed worker's chunk is taken over within seconds (the test below kills one mid-chunk).
+      WORKER_LOCK_MS: '2000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
     },
   });
   s3Endpoint = cluster.env.S3_ENDPOINT!;
@@ -203,6 +208,63 @@ describe('bulk jobs on two workers (Redis, s3rver)', () => {
       expect(dump).not.toContain(secret);
       expect(rows.join('\n')).not.toContain(secret);
       expect(logs).not.toContain(secret);
+    }
+  });
+
+  it('a worker killed mid-chunk: another takes over that chunk alone, the chunks already done are not run again', async () => {
+    // One bulk worker (A) from here on; a URL held by the test server keeps it inside chunk 1.
+    await bulkWorkers.splice(1, 1)[0]!.stop('SIGTERM');
+    let held: (() => void) | undefined;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const web = http.createServer((req, res) => {
+      if (req.url === '/hold') {
+        held?.();
+        void released.then(() => res.end('held'));
+      } else res.end(`fast ${req.url}`);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const urls = Array.from({ length: 250 }, (_, n) => (n === 100 ? `${base}/hold` : `${base}/${n}`));
+      const arrived = new Promise<void>((resolve) => (held = resolve));
+      const created = await fetch(`${cluster.url(0)}/v2/bulk`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ source: 'urls', urls }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      await arrived;
+      const a = bulkWorkers[0]!;
+      await a.stop('SIGKILL');
+      release();
+      const b = spawnEntry('worker', { ...cluster.env, WORKER_BULK: 'true', LOG_LEVEL: 'info' });
+      bulkWorkers.push(b);
+      const done = await waitFor(async () => ((await status(id)).status === 'completed' ? status(id) : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        what: 'the URL job to complete after the takeover',
+      });
+      expect(done).toMatchObject({ items: { total: 250, done: 250, failed: 0 }, chunks: { total: 3, done: 3 } });
+      const chunksOf = (p: SpawnedProcess): number[] =>
+        p
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('bulk chunk done') && line.includes(id))
+          .map((line) => (JSON.parse(line) as { chunk: number }).chunk)
+          .sort();
+      // A finished chunk 0 and died in chunk 1; B ran chunk 1 again and chunk 2, never chunk 0.
+      expect(chunksOf(a)).toEqual([0]);
+      expect(chunksOf(b)).toEqual([1, 2]);
+      const lines = (await (await fetch(`${cluster.url(0)}/v2/bulk/${id}/results`, { headers: auth() })).text())
+        .split('\n')
+        .filter(Boolean);
+      expect(lines).toHaveLength(250);
+      expect(JSON.parse(lines[100]!)).toMatchObject({ id: `${base}/hold`, hash: createHash('sha224').update('held').digest('hex') });
+      expect(JSON.parse(lines[7]!)).toMatchObject({ hash: createHash('sha224').update('fast /7').digest('hex') });
+    } finally {
+      release();
+      web.close();
     }
   });
 });
