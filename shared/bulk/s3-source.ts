@@ -1,12 +1,12 @@
 /**
  * A caller's bucket as the source of a bulk job (docs/api.md "Bulk jobs"): listed by the API node
- * at submission, each object read and hashed by a worker, read-only (ListObjectsV2, GetObject).
+ * at submission, each object read and hashed by a worker, read-only (ListObjects, GetObject).
  * A caller-named endpoint is dialled only at addresses the URL policy allows (docs/ssrf.md), the
  * same as URL jobs.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, ListObjectsCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../errors.js';
 import { guardLookup } from '../net/guarded-connect.js';
@@ -44,18 +44,25 @@ export function sourceClient(source: S3SourceConfig, allowLoopback: boolean): S3
   });
 }
 
-/** The objects under `prefix`, a page (≤ 1000) at a time: key and size. */
+/**
+ * The objects under `prefix`, a page (≤ 1000) at a time: key and size. ListObjects (version 1)
+ * with `Marker` = the last key seen: the same listing on S3, and the one s3rver can page, whose
+ * version-2 continuation tokens are DES-encrypted, which OpenSSL 3 refuses (InternalError on every
+ * truncated page).
+ */
 export async function* listSource(client: S3Client, bucket: string, prefix: string): AsyncGenerator<Array<{ key: string; size: number }>> {
-  let token: string | undefined;
-  do {
+  let after: string | undefined;
+  for (;;) {
     const page = await client
-      .send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token === undefined ? {} : { ContinuationToken: token }) }))
+      .send(new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, MaxKeys: 1000, ...(after === undefined ? {} : { Marker: after }) }))
       .catch((err: unknown) => {
         throw sourceError(err);
       });
-    yield (page.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [{ key: o.Key, size: o.Size ?? 0 }]));
-    token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
-  } while (token !== undefined);
+    const objects = (page.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [{ key: o.Key, size: o.Size ?? 0 }]));
+    yield objects;
+    if (page.IsTruncated !== true || objects.length === 0) return;
+    after = objects[objects.length - 1]!.key;
+  }
 }
 
 export async function readSourceObject(client: S3Client, bucket: string, key: string): Promise<Readable> {
@@ -75,5 +82,5 @@ export function sourceError(err: unknown): ServiceError {
   if (name === 'AccessDenied' || name === 'InvalidAccessKeyId' || name === 'SignatureDoesNotMatch')
     return new ServiceError('FORBIDDEN', { details: 'the bucket refused the credentials' });
   if (err instanceof ServiceError) return err;
-  return new ServiceError('URL_FETCH_FAILED', { details: 'the bucket could not be read' });
+  return new ServiceError('URL_FETCH_FAILED', { details: 'the bucket could not be read', cause: err });
 }
