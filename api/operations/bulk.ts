@@ -57,7 +57,10 @@ async function createJob(
     await bulk.store.discard(id).catch(() => undefined);
     throw err;
   }
-  const tasks = Array.from({ length: chunks }, (_, index) => task({ bulkId: id, accountId: principal.accountId, index, source }));
+  const total = writer.total;
+  const tasks = Array.from({ length: chunks }, (_, index) =>
+    task({ bulkId: id, accountId: principal.accountId, index, source, items: Math.min(chunkItems, total - index * chunkItems) }),
+  );
   try {
     await bulk.chunks.enqueue(tasks);
   } catch (err) {

@@ -17,7 +17,7 @@ export async function sendResults(blobs: BlobStore, record: BulkRecord, req: Req
     throw new ServiceError('CONFLICT', { details: `bulk job ${record.id} is ${record.state}; its results come once it has finished` });
   // Open the first part before answering: a store that is away is a 503, not a cut-off 200.
   const parts = partKeys(record);
-  let next = await openPart(blobs, parts, 0, record);
+  let next = await openPart(blobs, parts, 0);
   res.status(200);
   res.setHeader('Content-Type', 'application/x-ndjson');
   res.setHeader('Vary', 'Accept-Encoding');
@@ -32,7 +32,7 @@ export async function sendResults(blobs: BlobStore, record: BulkRecord, req: Req
         if (res.destroyed) throw new Error('caller gone');
         if (!out.write(piece)) await once(out, 'drain');
       }
-      next = await openPart(blobs, parts, next.index + 1, record);
+      next = await openPart(blobs, parts, next.index + 1);
     }
     out.end();
     await done;
@@ -46,18 +46,18 @@ function partKeys(record: BulkRecord): string[] {
   return Array.from({ length: record.chunks }, (_, index) => chunkOutputKey(record.id, index));
 }
 
-/** The part at or after `from` that exists: a cancelled job's skipped chunks have none. */
+/** The part at or after `from` that exists (a finished job's parts live as long as its record). */
 async function openPart(
   blobs: BlobStore,
   keys: readonly string[],
   from: number,
-  record: BulkRecord,
 ): Promise<{ index: number; stream: NodeJS.ReadableStream } | undefined> {
   for (let index = from; index < keys.length; index++) {
     try {
       return { index, stream: await blobs.get(keys[index]!) };
     } catch (err) {
-      if (!(isServiceError(err) && err.code === 'NOT_FOUND' && record.state === 'cancelled')) throw err;
+      // A cancelled job's skipped chunks, and a chunk that failed for good with its input unreadable, have no part.
+      if (!(isServiceError(err) && err.code === 'NOT_FOUND')) throw err;
     }
   }
   return undefined;

@@ -5,7 +5,11 @@
  */
 import type { BlobStore } from '../blob/types.js';
 import type { Logger } from '../log.js';
-import { chunkInputKey, type ChunkSummary, type ChunkTask } from './model.js';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { toJobError } from '../queue/execute.js';
+import type { JobErrorInfo } from '../queue/types.js';
+import { chunkInputKey, chunkOutputKey, type ChunkSummary, type ChunkTask } from './model.js';
 import type { BulkStore } from './store.js';
 
 /** The producer side: API nodes queue a job's chunks, all at once, once its input is stored. */
@@ -62,6 +66,33 @@ export async function runChunk(task: ChunkTask, deps: ChunkRunDeps): Promise<'do
 }
 
 /**
+ * A chunk out of attempts (the blob store or Redis away longer than the retries): its items become
+ * error lines carrying the failure, when its input can still be read, and it counts as finished,
+ * so its job still completes rather than wait forever.
+ */
+export async function failChunk(task: ChunkTask, error: JobErrorInfo, deps: Omit<ChunkRunDeps, 'process'>): Promise<void> {
+  let text = '';
+  let failed = task.items ?? 0;
+  try {
+    const input = await deps.blobs.get(chunkInputKey(task.bulkId, task.index));
+    let count = 0;
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (line === '') continue;
+      text += `${JSON.stringify({ id: (JSON.parse(line) as { id: string }).id, error })}\n`;
+      count++;
+    }
+    failed = count;
+    await deps.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([Buffer.from(text, 'utf8')]), {
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    });
+  } catch (err) {
+    deps.logger.warn({ err, bulkId: task.bulkId, chunk: task.index }, 'bulk chunk failed for good; its items have no result lines');
+  }
+  await deps.store.chunkFinished(task.bulkId, task.index, { done: 0, failed, bytes: 0 }, Date.now());
+  deps.logger.warn({ bulkId: task.bulkId, chunk: task.index, code: error.code }, 'bulk chunk failed for good');
+}
+
+/**
  * Embedded mode's chunk queue: chunks run in this process, `concurrency` at a time (BULK_CONCURRENCY,
  * default 1), apart from the job queue's slots, so a bulk job never holds up interactive requests'
  * jobs. A failed chunk is retried on its own, up to `attempts` times.
@@ -101,7 +132,8 @@ export class InProcessChunkQueue implements ChunkQueue {
       await runChunk(task, this.deps);
     } catch (err) {
       this.deps.logger.warn({ err, bulkId: task.bulkId, chunk: task.index, attempt }, 'bulk chunk failed');
-      if (attempt >= this.deps.attempts || this.closed) return;
+      if (this.closed) return;
+      if (attempt >= this.deps.attempts) return failChunk(task, toJobError(err), this.deps).catch(() => undefined);
       const retry = setTimeout(() => {
         this.waiting.push({ task, attempt: attempt + 1 });
         this.pump();

@@ -53,6 +53,8 @@ export interface ChunkTask {
   accountId: string;
   index: number;
   source: BulkSource;
+  /** Items in this chunk: what counts as failed if the chunk runs out of attempts. */
+  items?: number;
   /** URL jobs: the fetch deadline and the plan's size limit per URL. */
   url?: { timeoutMs: number; maxBytes: number };
   s3?: S3SourceRef;

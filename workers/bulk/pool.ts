@@ -4,9 +4,10 @@
  * time. A chunk that fails (the blob store or Redis away) is retried alone by BullMQ; a worker
  * killed mid-chunk loses its lock and another takes that chunk over, and only it.
  */
-import { UnrecoverableError, Worker } from 'bullmq';
+import { Worker } from 'bullmq';
 import type { BlobStore } from '../../shared/blob/types.js';
-import { runChunk, type ChunkProcessor } from '../../shared/bulk/chunks.js';
+import { failChunk, runChunk, type ChunkProcessor } from '../../shared/bulk/chunks.js';
+import { toJobError } from '../../shared/queue/execute.js';
 import type { ChunkTask } from '../../shared/bulk/model.js';
 import type { BulkStore } from '../../shared/bulk/store.js';
 import type { Logger } from '../../shared/log.js';
@@ -38,8 +39,12 @@ export function startBulkWorker(options: BulkWorkerOptions): { close(): Promise<
         return await runChunk(task, { store: options.store, blobs: options.blobs, process: options.process, logger });
       } catch (err) {
         logger.warn({ err, bulkId: task.bulkId, chunk: task.index, attempt: job.attemptsMade + 1 }, 'bulk chunk failed');
-        // A task that does not parse will never run: no retries for it.
-        if (err instanceof SyntaxError) throw new UnrecoverableError('bad chunk input');
+        // The last attempt (or an input that will never parse): the chunk's items become error
+        // lines and the chunk counts as finished, so its job still completes (shared/bulk/chunks.ts).
+        if (err instanceof SyntaxError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+          await failChunk(task, toJobError(err), { store: options.store, blobs: options.blobs, logger });
+          return 'failed';
+        }
         throw err;
       }
     },
