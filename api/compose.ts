@@ -89,6 +89,7 @@ export function composeApi(engines: ApiEngines, limits: Pick<ApiDeps, 'limiter' 
     metrics,
     // Management routes and `?webhook_endpoint_id=` read it; absent, they answer 503.
     ...(engines.webhooks === undefined ? {} : { webhooks: engines.webhooks }),
+    ...(engines.bulk === undefined ? {} : { bulk: engines.bulk }),
     // Loaded on first use (the ASN.1 libraries of the time-stamp authority with it), not at start.
     proof: onFirstUse('the proof services', logger, async () =>
       (await import('../shared/proof/services.js')).openProofServices(config, store, (err) =>

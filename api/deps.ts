@@ -14,6 +14,13 @@ import type { LiveHashes } from '../shared/uploads/live-hashes.js';
 import type { JobExecutor } from './jobs/executor.js';
 import type { FirstUse } from './lazy.js';
 import type { ProofServices } from '../shared/proof/services.js';
+import type { BulkEngines } from '../shared/bulk/open.js';
+import type { SecretBox } from '../shared/webhooks/secrets.js';
+
+/** Bulk jobs' engines (shared/bulk/open.ts) and the box that seals S3 sources' credentials (absent: S3 sources answer 503). */
+export interface BulkDeps extends BulkEngines {
+  secrets?: SecretBox;
+}
 
 /** Upload endpoints whose size limits differ (docs/api.md "Limits"). */
 export type UploadEndpoint = 'v1-file' | 'v1-url' | 'v2-file' | 'v2-stream';
@@ -34,6 +41,8 @@ export interface ApiEngines {
   cleanups?: Array<() => Promise<void>>;
   /** Webhook endpoints and deliveries (shared/webhooks/); undefined when webhooks are off (no SECRETS_KEY). */
   webhooks?: WebhookService;
+  /** Bulk jobs (docs/api.md "Bulk jobs"); undefined: POST /v2/bulk answers 503. */
+  bulk?: BulkDeps;
 }
 
 /** What the handlers get: the engines and what api/compose.ts builds on them, once per node. */

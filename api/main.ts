@@ -14,6 +14,8 @@ import { BullMqJobQueue } from '../shared/queue/bullmq-queue.js';
 import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
 import { startApiNode } from './node.js';
 import { openDistributedWebhookService } from '../shared/webhooks/distributed-api.js';
+import { openDistributedBulk } from '../shared/bulk/open.js';
+import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -43,7 +45,15 @@ async function main(): Promise<void> {
   const stats = new BullMqQueueStats({ connection: redis, prefix: config.QUEUE_PREFIX, logger });
   metrics.collectors.add(stats.collector(metrics));
   const webhooks = await openDistributedWebhookService(config, store.db, logger);
-  const cleanups = [() => stats.close(), ...(webhooks ? [() => webhooks.close()] : [])];
+  // Bulk jobs: records on Redis, chunks on the `bulk` queue; S3 sources need SECRETS_KEY (shared/bulk/seal.ts).
+  const bulk = await openDistributedBulk(config, logger);
+  const secrets = await openSecretBox(config);
+  const cleanups = [
+    () => stats.close(),
+    ...(webhooks ? [() => webhooks.close()] : []),
+    () => bulk.chunks.close(),
+    () => bulk.store.close(),
+  ];
   const node = await startApiNode({
     config,
     logger,
@@ -52,6 +62,7 @@ async function main(): Promise<void> {
     blobs,
     metrics,
     cleanups,
+    bulk: { ...bulk, ...(secrets ? { secrets } : {}) },
     ...(webhooks ? { webhooks: webhooks.service } : {}),
   });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');

@@ -19,6 +19,10 @@ import type { Server, ServerResponse } from 'node:http';
 import { proofFirstStartText } from '../shared/proof/first-start.js';
 import { startLocalWebhooks } from '../shared/webhooks/local.js';
 import { webhookMetrics } from '../shared/webhooks/metrics.js';
+import { openEmbeddedBulk } from '../shared/bulk/open.js';
+import { sweepBulkBlobs } from '../shared/bulk/sweep.js';
+import { openSecretBox } from '../shared/webhooks/secrets-key.js';
+import { createChunkProcessor } from '../workers/bulk/process.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -36,6 +40,10 @@ async function main(): Promise<void> {
     metrics: processMetrics(),
     blobRetentionMs: blobRetentionMs(config),
   });
+  // Bulk jobs' chunks run in this process, apart from the job queue's slots (shared/bulk/chunks.ts).
+  const secrets = await openSecretBox(config);
+  const processor = createChunkProcessor({ allowLoopback: config.URL_FETCH_ALLOW_LOOPBACK, ...(secrets ? { secrets } : {}) });
+  const bulk = openEmbeddedBulk(config, blobs, logger, processor);
   const metrics = processMetrics();
   metrics.collectors.add(() => {
     for (const [name, figures] of queue.figures()) setQueueFigures(metrics, name, figures);
@@ -47,20 +55,24 @@ async function main(): Promise<void> {
       : startBlobSweeper({
           intervalMs: config.BLOB_SWEEP_INTERVAL_SECONDS * 1000,
           logger,
-          sweep: (signal) =>
-            sweepBlobs({
+          sweep: async (signal) => {
+            await sweepBlobs({
               blobs,
               liveBlobKeys: () => Promise.resolve(queue.liveBlobKeys()),
               retentionMs: blobRetentionMs(config),
               graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000,
               logger,
               signal,
-            }),
+            });
+            // Bulk jobs' inputs and results once their job's record has expired (shared/bulk/sweep.ts).
+            await sweepBulkBlobs({ blobs, store: bulk.store, graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000, logger, signal });
+          },
         });
   const cleanups = sweeper === undefined ? [] : [() => sweeper.close()];
   // Pending deliveries live in SQLite: the dispatcher's first pass resumes any a restart left.
   const webhooks = await startLocalWebhooks({ config, db: store.db, queue, logger, metrics: webhookMetrics(metrics.registry) });
   if (webhooks !== undefined) cleanups.push(() => webhooks.close());
+  cleanups.push(() => bulk.chunks.close());
   const node = await startApiNode({
     config,
     logger,
@@ -69,6 +81,7 @@ async function main(): Promise<void> {
     blobs,
     metrics,
     cleanups,
+    bulk: { ...bulk, ...(secrets ? { secrets } : {}) },
     ...(webhooks ? { webhooks: webhooks.service } : {}),
   });
   logger.info({ mode: 'embedded', port: node.listeners.main.port, dataDir: config.dataDir }, 'sha224d listening');

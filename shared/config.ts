@@ -111,6 +111,14 @@ const envSchema = z.object({
   UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 3600),
   UPLOAD_EXPIRY_SWEEP_INTERVAL_SECONDS: int(0).max(86_400).default(300),
   UPLOAD_LOCK_MS: int(1000).default(15_000),
+  /**
+   * Bulk jobs (docs/api.md "Bulk jobs"): items per chunk of an NDJSON or S3 job, and chunks run
+   * at once by each worker process (or by the embedded process), on the `bulk` queue of their own.
+   */
+  BULK_CHUNK_ITEMS: int(1).max(1_000_000).default(10_000),
+  BULK_CONCURRENCY: int(1).max(64).default(1),
+  /** Workers serve the `bulk` queue too (set false for workers kept to interactive queues). */
+  WORKER_BULK: bool.default(true),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
   /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */

@@ -103,3 +103,16 @@ export function rateWindowRedisKey(base: string, scope: string, bucket: string, 
 export function quotaDayRedisKey(base: string, scope: string, accountId: string, day: string): string {
   return `${base}:${scope}:day:${accountId}:${day}`;
 }
+
+/** A bulk job's record and counters (shared/bulk/redis-store.ts): a hash, expiring after the job. */
+export function bulkRedisKey(bulkId: string): string {
+  return `${KEY_PREFIX}:bulk:${bulkId}`;
+}
+
+/** The ids of an account's bulk jobs not yet finished: the per-account bound reads it. */
+export function bulkActiveRedisKey(accountId: string): string {
+  return `${KEY_PREFIX}:bulk-active:${accountId}`;
+}
+
+/** The BullMQ queue of bulk chunks (shared/bulk/bullmq-chunks.ts): a queue of its own, sized apart from interactive work. */
+export const BULK_QUEUE_NAME = `${KEY_PREFIX}-bulk`;

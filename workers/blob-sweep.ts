@@ -5,6 +5,8 @@
  */
 import type { BlobStore } from '../shared/blob/types.js';
 import { sweepBlobs } from '../shared/blob/sweep.js';
+import type { BulkStore } from '../shared/bulk/store.js';
+import { sweepBulkBlobs } from '../shared/bulk/sweep.js';
 import { redisSweepClaim } from '../shared/blob/sweep-lock.js';
 import { startBlobSweeper } from '../shared/blob/sweep-schedule.js';
 import type { Config } from '../shared/config.js';
@@ -20,6 +22,8 @@ export interface WorkerBlobSweepOptions {
   /** The queues this worker consumes. */
   queues: readonly QueueName[];
   logger: Logger;
+  /** Set on workers of the bulk queue: bulk jobs' blobs are swept after their retention too (shared/bulk/sweep.ts). */
+  bulkStore?: Pick<BulkStore, 'get'>;
 }
 
 /**
@@ -32,7 +36,8 @@ const LOCK_SHARE_OF_INTERVAL = 0.7;
 /** Starts the sweep, or returns undefined when this worker has no part in it. */
 export function startWorkerBlobSweep(options: WorkerBlobSweepOptions): { close(): Promise<void> } | undefined {
   const { config, blobs, logger } = options;
-  const usesBlobs = options.queues.includes(QUEUE_OF_KIND.file) || options.queues.includes(QUEUE_OF_KIND.stream);
+  const usesBlobs =
+    options.queues.includes(QUEUE_OF_KIND.file) || options.queues.includes(QUEUE_OF_KIND.stream) || options.bulkStore !== undefined;
   if (config.redis === undefined || config.BLOB_SWEEP_INTERVAL_SECONDS === 0 || !usesBlobs) return undefined;
   const intervalMs = config.BLOB_SWEEP_INTERVAL_SECONDS * 1000;
   const redis = createRedis(config.redis, 'producer', { logger, connectionName: 'sha224d:blob-sweep' });
@@ -42,15 +47,19 @@ export function startWorkerBlobSweep(options: WorkerBlobSweepOptions): { close()
     intervalMs,
     logger,
     claim: redisSweepClaim(redis, lockKey, Math.max(1, Math.floor(intervalMs * LOCK_SHARE_OF_INTERVAL))),
-    sweep: (signal) =>
-      sweepBlobs({
+    sweep: async (signal) => {
+      await sweepBlobs({
         blobs,
         liveBlobKeys: () => live.read(),
         retentionMs: config.BLOB_RETENTION_SECONDS * 1000,
         graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000,
         logger,
         signal,
-      }),
+      });
+      const bulkStore = options.bulkStore;
+      if (bulkStore !== undefined)
+        await sweepBulkBlobs({ blobs, store: bulkStore, graceMs: config.BLOB_SWEEP_GRACE_SECONDS * 1000, logger, signal });
+    },
   });
   let closing: Promise<void> | undefined;
   return {

@@ -21,6 +21,11 @@ import { startWorkerBlobSweep } from './blob-sweep.js';
 import { assertMetricsBinding, DEFAULT_METRICS_PORT, startMetricsServer } from './metrics-server.js';
 import { createJobHandlers } from './registry.js';
 import { startWorkerWebhooks } from './webhook-setup.js';
+import { openRedisBulkStore } from '../shared/bulk/open.js';
+import type { BulkStore } from '../shared/bulk/store.js';
+import { openSecretBox } from '../shared/webhooks/secrets-key.js';
+import { startBulkWorker } from './bulk/pool.js';
+import { createChunkProcessor } from './bulk/process.js';
 
 function parseQueues(value: string): QueueName[] {
   const names = value
@@ -94,8 +99,10 @@ async function main(): Promise<void> {
     metrics,
     ...(webhooks === undefined ? {} : { onJobFinished: webhooks.onJobFinished }),
   });
+  // Bulk chunks (docs/api.md "Bulk jobs"): a queue of their own, BULK_CONCURRENCY at once; WORKER_BULK=false leaves them to other workers.
+  const bulk = config.WORKER_BULK ? await startBulk(config, redis, blobs, logger) : undefined;
   // The persisted backstop of blob retention: deletes what the pool's timers could not (restarts, S3 outages).
-  const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger });
+  const sweep = startWorkerBlobSweep({ config, blobs, queues: options.queues, logger, ...(bulk ? { bulkStore: bulk.store } : {}) });
   metrics.collectors.add(
     cachedRefresh(async () => {
       const answers = await probe();
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
   // The listener stays up while jobs drain, so /metrics and /healthz answer until the end.
   onShutdown(logger, config.SHUTDOWN_GRACE_MS, [
     () => pool.close(),
+    async () => bulk?.close(),
     async () => webhooks?.close(),
     async () => sweep?.close(),
     () => stats.close(),
@@ -126,6 +134,35 @@ async function main(): Promise<void> {
     () => listener.close(),
     () => blobs.close(),
   ]);
+}
+
+async function startBulk(
+  config: ReturnType<typeof loadConfig>,
+  redis: NonNullable<ReturnType<typeof loadConfig>['redis']>,
+  blobs: Awaited<ReturnType<typeof openBlobStore>>,
+  logger: ReturnType<typeof createLogger>,
+): Promise<{ store: BulkStore; close(): Promise<void> }> {
+  const store = await openRedisBulkStore(config, logger);
+  const secrets = await openSecretBox(config);
+  const worker = startBulkWorker({
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.BULK_CONCURRENCY,
+    lockDurationMs: config.WORKER_LOCK_MS,
+    stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,
+    maxStalledCount: config.JOB_MAX_STALLED_COUNT,
+    store,
+    blobs,
+    process: createChunkProcessor({ allowLoopback: config.URL_FETCH_ALLOW_LOOPBACK, ...(secrets ? { secrets } : {}) }),
+    logger,
+  });
+  return {
+    store,
+    async close() {
+      await worker.close();
+      await store.close();
+    },
+  };
 }
 
 main().catch((err: unknown) => {

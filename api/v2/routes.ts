@@ -25,6 +25,7 @@ import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
 import { UPLOAD_ROUTES } from './upload-routes.js';
+import { BULK_ROUTES } from './bulk-routes.js';
 import { PROOF_ROUTES } from './proof-routes.js';
 import { receiptBody } from '../http/receipt-body.js';
 import { jobReceipt, logDigest } from '../operations/proof.js';
@@ -269,6 +270,8 @@ export const V2_ROUTES: readonly Route[] = [
   ...UPLOAD_ROUTES,
   // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp (api/v2/proof-routes.ts).
   ...PROOF_ROUTES,
+  // Bulk jobs: /bulk, /bulk/:id, /bulk/:id/results (api/v2/bulk-routes.ts).
+  ...BULK_ROUTES,
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */

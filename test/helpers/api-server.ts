@@ -20,6 +20,9 @@ import { startLocalWebhooks } from '../../shared/webhooks/local.js';
 import type { WebhookService } from '../../shared/webhooks/service.js';
 import type { AccountStore, KeyType, Plan } from '../../shared/store/types.js';
 import { createJobHandlers } from '../../workers/registry.js';
+import { openEmbeddedBulk } from '../../shared/bulk/open.js';
+import { openSecretBox } from '../../shared/webhooks/secrets-key.js';
+import { createChunkProcessor } from '../../workers/bulk/process.js';
 import { createTestDatabase, type EngineName } from '../store/engines.js';
 import { auditResponses } from './openapi-conformance.js';
 
@@ -95,10 +98,14 @@ export async function startTestServer(
     blobRetentionMs: blobRetentionMs(config),
   });
   const webhooks = options.webhooks === true ? await startLocalWebhooks({ config, db: store.db, queue, logger }) : undefined;
+  const secrets = await openSecretBox(config);
+  const processor = createChunkProcessor({ allowLoopback: config.URL_FETCH_ALLOW_LOOPBACK, ...(secrets ? { secrets } : {}) });
+  const bulk = { ...openEmbeddedBulk(config, blobs, logger, processor), ...(secrets ? { secrets } : {}) };
+  const cleanups = [() => bulk.chunks.close(), ...(webhooks ? [() => webhooks.close()] : [])];
   // Every /v1 and /v2 answer is held against the OpenAPI document; close() reports what was off it.
   const offDocument: string[] = [];
   const node = await buildApiNode(
-    { config, logger, store, queue, blobs, ...(webhooks ? { webhooks: webhooks.service, cleanups: [() => webhooks.close()] } : {}) },
+    { config, logger, store, queue, blobs, bulk, cleanups, ...(webhooks ? { webhooks: webhooks.service } : {}) },
     {
       tls: options.tls,
       wrapApp: (app, listener) => {

@@ -60,6 +60,13 @@ called.getReceiptV2 = must(
 ).receipt.index;
 called.logConsistencyV2 = must('logConsistencyV2', await v2.GET('/v2/log/consistency', { params: { query: { from: 1 } } })).to;
 
+// Bulk jobs: a one-URL job, its status, then a cancel (of a job running or already finished).
+const bulk = await v2.POST('/v2/bulk', { body: { source: 'urls', urls: [`${baseUrl}/healthz`] } });
+if (bulk.response.status !== 202 || bulk.data === undefined) throw new Error(`createBulkV2: ${bulk.response.status}`);
+const bulkPath = { params: { path: { id: bulk.data.id } } };
+called.getBulkV2 = must('getBulkV2', await v2.GET('/v2/bulk/{id}', bulkPath)).items.total;
+called.cancelBulkV2 = must('cancelBulkV2', await v2.DELETE('/v2/bulk/{id}', bulkPath)).id === bulk.data.id;
+
 // ---- v1 Set A ----
 called.hashV1 = must('hashV1', await v1.POST('/v1/hash', { body: { data: 'abc', outputFormat: 'hex' } })).hash;
 const verified = must('verifyV1', await v1.POST('/v1/verify', { body: { data: 'abc', hash: hash.hash } }));

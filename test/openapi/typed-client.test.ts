@@ -109,6 +109,8 @@ it('generated types compile a strict openapi-fetch client that calls every JSON 
     getJobV2: [ABC],
     getJobV2NotFound: 'NOT_FOUND',
     logDigestV2: ABC,
+    getBulkV2: 1,
+    cancelBulkV2: true,
     hashV1: ABC,
     hmacV1: createHmac('sha224', 'key').update('abc').digest('hex'),
     verifyV1: true,

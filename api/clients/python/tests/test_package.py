@@ -60,10 +60,16 @@ class Shipped(unittest.TestCase):
 
 class Operations(unittest.TestCase):
     def test_names_follow_the_rule_from_their_paths(self) -> None:
+        paths = {op.path for op in OPERATIONS}
         for op in OPERATIONS:
             generation, _, rest = op.path.strip("/").partition("/")
-            if op.path.endswith("/{id}"):  # a resource read by id: v2.jobs.get, v2.receipts.get
-                expected = f"{generation}.{rest[: -len('/{id}')]}.get"
+            if op.path.endswith("/{id}"):  # a resource by id: v2.jobs.get, v2.receipts.get, v2.bulk.cancel (DELETE)
+                expected = f"{generation}.{rest[: -len('/{id}')]}.{'cancel' if op.method == 'DELETE' else 'get'}"
+            elif "/{id}/" in op.path:  # a part of a resource: v2.bulk.results
+                resource, _, part = rest.partition("/{id}/")
+                expected = f"{generation}.{resource}.{part}"
+            elif op.method == "POST" and f"{op.path}/{{id}}" in paths:  # creates a resource read by id: v2.bulk.create
+                expected = f"{generation}.{rest}.create"
             else:
                 expected = f"{generation}.{'submit_' if op.submits_job else ''}{rest.replace('/', '_')}"
             self.assertEqual(op.name, expected)
@@ -82,12 +88,14 @@ class Operations(unittest.TestCase):
             if not op.repeatable:
                 self.assertIn("idempotency_key", inspect.signature(target).parameters, op.name)
         public = {f"v1.{n}" for n in dir(client.v1) if not n.startswith("_")}
-        public |= {f"v2.{n}" for n in dir(client.v2) if not n.startswith("_") and n not in ("jobs", "receipts")}
+        public |= {f"v2.{n}" for n in dir(client.v2) if not n.startswith("_") and n not in ("jobs", "receipts", "bulk")}
         public |= {"v2.jobs.get", "v2.receipts.get"}
+        public |= {f"v2.bulk.{n}" for n in dir(client.v2.bulk) if not n.startswith("_") and n != "wait"}
         # Beyond the operations: v2.upload (file or stream by size), v2.upload_resumable (the tus
         # exchanges of /v2/uploads) and v2.jobs.wait (polls v2.jobs.get).
         self.assertEqual(public - methods, {"v2.upload", "v2.upload_resumable"})
         self.assertTrue(callable(client.v2.jobs.wait))
+        self.assertTrue(callable(client.v2.bulk.wait))
 
 
 if __name__ == "__main__":

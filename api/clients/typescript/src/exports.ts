@@ -28,5 +28,6 @@ export type { RangedSource } from './platform.js';
 export { FILE_ENDPOINT_MAX_BYTES, type AutoUploadOptions, type UploadOptions } from './upload/upload.js';
 export type { V1Api, V1UploadOptions } from './v1.js';
 export type { V2Api, V2Jobs } from './v2.js';
+export type { BulkApi, BulkItem, BulkItems, BulkResultLine, BulkWaitOptions } from './bulk.js';
 export { ReceiptVerificationError, verifyReceipt, type ReceiptInput, type VerifiedReceipt, type VerifyReceiptOptions } from './receipt.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookEvent, type WebhookHeaders } from './webhooks.js';

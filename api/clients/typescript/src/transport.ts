@@ -27,9 +27,11 @@ export type QueryValue = string | number | boolean | undefined;
 export interface RequestSpec {
   /** Operation name, e.g. `v2.hash` (in retry events). */
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   generation: Generation;
+  /** A 2xx answer's body is handed over unread, as a stream (NDJSON results); errors are read as usual. */
+  rawResponse?: boolean;
   query?: Record<string, QueryValue>;
   json?: unknown;
   body?: BodySource;
@@ -170,6 +172,7 @@ export class Transport {
     init.signal = signal;
     try {
       const response = await this.options.fetch(this.url(spec.path, spec.query), init);
+      if (spec.rawResponse === true && response.ok) return { status: response.status, headers: response.headers, body: response.body };
       const text = await response.text();
       return { status: response.status, headers: response.headers, body: parseBody(text, response) };
     } catch (err) {

@@ -38,6 +38,9 @@ export type StreamResponse = ResponseBody<'/v2/stream'>;
 /** 202 answer of an `?async=true` submission (batch, file and stream answer the same). */
 export type AcceptedResponse = JsonOf<Operation<'/v2/batch', 'post'>['responses'][202]>;
 export type JobState = AcceptedResponse['status'];
+/** POST /v2/bulk with a JSON body: a list of URLs or an S3 bucket (items go as NDJSON: client.bulk.create). */
+export type BulkJsonRequest = RequestBody<'/v2/bulk'>;
+export type BulkStatus = ResponseBody<'/v2/bulk/{id}', 'get'>;
 export type ErrorResponse = JsonOf<Operation<'/v2/hash', 'post'>['responses'][400]>;
 
 /** What the synchronous call would have answered, as a finished job reports it. */

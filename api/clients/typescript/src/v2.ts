@@ -1,4 +1,5 @@
 /** One method per /v2 operation (docs/api.md "v2 endpoints"); bodies and answers typed from the OpenAPI document. */
+import { BulkApi } from './bulk.js';
 import type { ClientContext, RequestOptions } from './context.js';
 import { postJson } from './requests.js';
 import type { CompletedJob, JobsApi, SubmitOptions, WaitOptions } from './jobs.js';
@@ -31,11 +32,14 @@ export interface V2Jobs {
 
 export class V2Api {
   readonly jobs: V2Jobs;
+  /** /v2/bulk: create (NDJSON items, URLs, a bucket), get, cancel, results (docs/api.md "Bulk jobs"). */
+  readonly bulk: BulkApi;
 
   constructor(
     private readonly context: ClientContext,
     private readonly jobsApi: JobsApi,
   ) {
+    this.bulk = new BulkApi(context);
     this.jobs = {
       get: (id, options) => jobsApi.get(id, options),
       wait: (id, options) => jobsApi.wait(id, options),

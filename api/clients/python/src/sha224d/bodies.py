@@ -150,6 +150,26 @@ class RawBody(Body):
             yield chunk, len(chunk)
 
 
+class NdjsonBody(Body):
+    """``application/x-ndjson``: one JSON object per line, produced as it is sent (bulk jobs)."""
+
+    content_type = "application/x-ndjson"
+
+    def __init__(self, lines: Iterator[bytes]) -> None:
+        self._lines = lines
+        self._started = False
+
+    @property
+    def can_start(self) -> bool:
+        # An iterator is read once: a body that has started cannot be sent again.
+        return not self._started
+
+    def pieces(self) -> Iterator[Piece]:
+        self._started = True
+        for line in self._lines:
+            yield line, len(line)
+
+
 def _form_quote(value: str) -> str:
     # WHATWG "multipart/form-data encoding algorithm": escape quote, CR and LF in names.
     return value.replace('"', "%22").replace("\r", "%0D").replace("\n", "%0A")

@@ -3,7 +3,7 @@
 Naming rule (shared by every official SDK, so their methods line up): ``<generation>.<path after
 the generation, segments joined by "_">`` -- ``/v1/hash/text`` is ``v1.hash_text`` here and
 ``v1.hashText`` in TypeScript; the ``?async=true`` form of an upload or batch is ``submit_<name>``;
-``GET /v2/jobs/{id}`` is ``v2.jobs.get`` (and ``GET /v2/receipts/{id}`` ``v2.receipts.get``). The table is checked against the service's
+``GET /v2/jobs/{id}`` is ``v2.jobs.get`` (and ``GET /v2/receipts/{id}`` ``v2.receipts.get``; ``/v2/bulk`` is ``v2.bulk.create``, ``.get``, ``.cancel``, ``.results``). The table is checked against the service's
 ``/openapi.json`` by the test suite.
 """
 
@@ -48,6 +48,12 @@ OPERATIONS: Tuple[Operation, ...] = (
     _op("v2.log", "POST", "/v2/log"),
     _op("v2.log_consistency", "GET", "/v2/log/consistency"),
     _op("v2.receipts.get", "GET", "/v2/receipts/{id}"),
+    # bulk jobs (docs/api.md "Bulk jobs"): creating one is a job submission (not repeatable; the
+    # service ignores the ``async`` parameter a submission carries), the others are reads and a cancel
+    _op("v2.bulk.create", "POST", "/v2/bulk", repeatable=False, submits_job=True),
+    _op("v2.bulk.get", "GET", "/v2/bulk/{id}"),
+    _op("v2.bulk.cancel", "DELETE", "/v2/bulk/{id}"),
+    _op("v2.bulk.results", "GET", "/v2/bulk/{id}/results"),
     # v1 Set A
     _op("v1.hash", "POST", "/v1/hash"),
     _op("v1.verify", "POST", "/v1/verify"),

@@ -14,6 +14,9 @@ __all__ = [
     "BatchJobCompleted",
     "BatchRequest",
     "BatchResponse",
+    "BulkS3Request",
+    "BulkStatus",
+    "BulkUrlsRequest",
     "ConsistencyResponse",
     "DigestJobCompleted",
     "ErrorResponse",
@@ -153,6 +156,95 @@ class BatchResponse(TypedDict):
     timestamp: str
     #: Server-side processing time in milliseconds
     processing_time_ms: int
+
+
+class _BulkS3RequestCredentialsRequired(TypedDict):
+    access_key_id: str
+    secret_access_key: str
+
+
+class BulkS3RequestCredentials(_BulkS3RequestCredentialsRequired, total=False):
+    """``BulkS3RequestCredentials`` of /openapi.json."""
+    session_token: str
+
+
+class _BulkS3RequestRequired(TypedDict):
+    source: Literal["s3"]
+    bucket: str
+    #: Read-only credentials: sealed at once, never stored, logged or returned
+    credentials: BulkS3RequestCredentials
+
+
+class BulkS3Request(_BulkS3RequestRequired, total=False):
+    """``BulkS3Request`` of /openapi.json."""
+    #: Defaults to "" when omitted.
+    prefix: str
+    #: An S3-compatible endpoint (https://…); default AWS S3 in `region`. Checked like a URL job.
+    endpoint: str
+    #: Defaults to "us-east-1" when omitted.
+    region: str
+    #: Defaults to true when omitted.
+    force_path_style: bool
+
+
+class BulkStatusItems(TypedDict):
+    """``BulkStatusItems`` of /openapi.json."""
+    total: int
+    #: Items hashed
+    done: int
+    #: Items that are an error line in the results
+    failed: int
+    pending: int
+
+
+class BulkStatusChunks(TypedDict):
+    """``BulkStatusChunks`` of /openapi.json."""
+    total: int
+    done: int
+
+
+class BulkStatusSummary(TypedDict):
+    """``BulkStatusSummary`` of /openapi.json."""
+    items: int
+    failed: int
+    bytes: int
+    duration_ms: int
+
+
+class _BulkStatusRequired(TypedDict):
+    success: Literal[True]
+    id: str
+    source: Literal["items", "urls", "s3"]
+    status: Literal["receiving", "running", "completed", "cancelled"]
+    items: BulkStatusItems
+    chunks: BulkStatusChunks
+    #: Bytes hashed so far
+    bytes: int
+    #: Items finished per second since the chunks were queued
+    rate_items_per_second: float
+    #: Seconds left at the current rate; null before a rate is known or once finished
+    eta_seconds: Union[float, None]
+    created_at: str
+    status_url: str
+    results_url: str
+
+
+class BulkStatus(_BulkStatusRequired, total=False):
+    """``BulkStatus`` of /openapi.json."""
+    finished_at: str
+    #: Once completed or cancelled
+    summary: BulkStatusSummary
+
+
+class _BulkUrlsRequestRequired(TypedDict):
+    source: Literal["urls"]
+    urls: List[str]
+
+
+class BulkUrlsRequest(_BulkUrlsRequestRequired, total=False):
+    """``BulkUrlsRequest`` of /openapi.json."""
+    #: Seconds per URL fetch (default 10, at most 60)
+    timeout: int
 
 
 #: ``ConsistencyResponse`` of /openapi.json.

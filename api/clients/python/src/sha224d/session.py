@@ -79,9 +79,11 @@ class Session:
         body: Optional[Body] = None,
         idempotency_key: Optional[str] = None,
         progress: Optional[ProgressCallback] = None,
+        ndjson: bool = False,
     ) -> Dict[str, Any]:
         """Call ``operation`` (a name of ``OPERATIONS``) and return its JSON answer, retrying what
-        is safe to send again (see ``retry``); anything else becomes the typed exception."""
+        is safe to send again (see ``retry``); anything else becomes the typed exception. With
+        ``ndjson`` the answer is JSON lines, returned as ``{"lines": [...]}``."""
         op = BY_NAME[operation]
         target = op.path
         for name, value in (path_params or {}).items():
@@ -112,6 +114,9 @@ class Session:
                 retry_after = None
             else:
                 if 200 <= response.status < 300:
+                    if ndjson:
+                        text = response.body.decode("utf-8")
+                        return {"lines": [json.loads(line) for line in text.split("\n") if line != ""]}
                     return _decode(response.status, response.headers, response.body)
                 api_error = error_from_response(response.status, response.headers, response.body)
                 error, status, retry_after = api_error, response.status, api_error.retry_after

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union, cast
 
 from ._calls import Calls, json_body
 from ._params import Data, data_field, hmac_fields
-from .bodies import RawBody, Source, UploadSource
+from .bodies import Body, NdjsonBody, RawBody, Source, UploadSource
 from .errors import JobTimeoutError
 from .jobs import Jobs, JobStatus
 from .schemas import (
@@ -49,6 +51,8 @@ class V2(Calls):
         self.jobs = Jobs(session)
         #: ``GET /v2/receipts/{id}``: a logged digest's receipt.
         self.receipts = Receipts(session)
+        #: ``/v2/bulk``: millions of items, a list of URLs or a bucket in one job (docs/api.md "Bulk jobs").
+        self.bulk = Bulk(session)
 
     # ---- JSON operations ------------------------------------------------------------------------
 
@@ -255,3 +259,57 @@ class Receipts:
         """``GET /v2/receipts/{id}``: the receipt of a digest this account logged, proven against the
         latest checkpoint (another account's receipt is ``NotFoundError``)."""
         return self._session.request("v2.receipts.get", path_params={"id": receipt_id})
+
+
+class Bulk:
+    """Bulk jobs: ``create`` (items, ``urls`` or ``s3``), ``get``, ``cancel``, ``results``, ``wait``."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def create(
+        self,
+        items: Optional[Iterable[Mapping[str, str]]] = None,
+        *,
+        urls: Optional[List[str]] = None,
+        s3: Optional[Mapping[str, Any]] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``POST /v2/bulk``: ``items`` (dicts with ``id``, ``data``, optional ``encoding``) sent as
+        NDJSON while they are produced; or ``urls=[...]``; or ``s3={"bucket": ..., "credentials": {...}}``.
+        No key is generated: the service does not replay bulk jobs by ``Idempotency-Key`` yet, so a
+        create is sent again only when the caller gives one (docs/decisions.md "Bulk jobs")."""
+        if (items is None) + (urls is None) + (s3 is None) != 2:
+            raise TypeError("give exactly one of items, urls= or s3=")
+        if urls is not None:
+            body: Body = json_body({"source": "urls", "urls": urls})
+        elif s3 is not None:
+            body = json_body({"source": "s3", **s3})
+        else:
+            assert items is not None
+            body = NdjsonBody((json.dumps(dict(item), ensure_ascii=False) + "\n").encode("utf-8") for item in items)
+        return self._session.request("v2.bulk.create", body=body, idempotency_key=idempotency_key)
+
+    def get(self, bulk_id: str) -> Dict[str, Any]:
+        """``GET /v2/bulk/{id}``: progress (``items``, ``rate_items_per_second``, ``eta_seconds``) and the summary once finished."""
+        return self._session.request("v2.bulk.get", path_params={"id": bulk_id})
+
+    def cancel(self, bulk_id: str) -> Dict[str, Any]:
+        """``DELETE /v2/bulk/{id}``: chunks not yet run are skipped."""
+        return self._session.request("v2.bulk.cancel", path_params={"id": bulk_id})
+
+    def results(self, bulk_id: str) -> List[Dict[str, Any]]:
+        """``GET /v2/bulk/{id}/results``: one dict per item in input order, ``hash`` and ``bytes`` or ``error``."""
+        lines: List[Dict[str, Any]] = self._session.request("v2.bulk.results", path_params={"id": bulk_id}, ndjson=True)["lines"]
+        return lines
+
+    def wait(self, bulk_id: str, *, interval: float = 0.5, timeout: float = 600.0) -> Dict[str, Any]:
+        """Reads the status until the job is completed or cancelled."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.get(bulk_id)
+            if status["status"] in ("completed", "cancelled"):
+                return status
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"bulk job {bulk_id} did not finish within {timeout} s")
+            time.sleep(interval)

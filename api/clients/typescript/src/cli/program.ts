@@ -5,6 +5,7 @@ import { resolveSettings } from './config.js';
 import { CliContext, type ExitCode, type GlobalFlags, type Io } from './context.js';
 import { statusCommand, usageCommand } from './commands/account.js';
 import { batchCommand } from './commands/batch.js';
+import { bulkCommand } from './commands/bulk.js';
 import { checkCommand } from './commands/check.js';
 import { configSetKey, configSetUrl, configShow } from './commands/config.js';
 import { hashCommand, hmacCommand, urlCommand, verifyCommand } from './commands/hash.js';
@@ -34,6 +35,7 @@ Examples:
   $ sha224d hmac message --secret key
   $ sha224d url https://example.com/
   $ sha224d batch items.jsonl > hashes.jsonl  # a line: {"id":"a","data":"hello"} or "hello"; 1000 per request
+  $ sha224d bulk items.ndjson > results.ndjson  # one bulk job of millions of {"id","data"} lines; progress on stderr
   $ sha224d --json usage
   $ id=$(sha224d jobs submit big.iso)         # an async job: prints its id at once
   $ sha224d jobs wait "$id"
@@ -149,6 +151,14 @@ export function buildProgram(io: Io, run: (code: Promise<ExitCode>) => void): Co
     .addOption(choice('-o, --output <format>', 'digest format', ['hex', 'base64', 'binary'] as const, 'hex'))
     .option('-c, --concurrency <n>', 'requests in flight', positiveInt, 4)
     .action((file: string, options: Parameters<typeof batchCommand>[2]) => action((c) => batchCommand(c, file, options))());
+
+  program
+    .command('bulk')
+    .description('hash an NDJSON file ({"id","data","encoding"} per line) as one bulk job; results in input order')
+    .argument('<file>', 'NDJSON file, or - for stdin')
+    .option('-o, --out <file>', 'write the result lines here instead of stdout')
+    .option('-i, --interval <seconds>', 'between two progress reads', positiveNumber, 1)
+    .action((file: string, options: Parameters<typeof bulkCommand>[2]) => action((c) => bulkCommand(c, file, options))());
 
   program.command('usage').description('quota and rate limit of the key’s account (GET /v1/usage)').action(action(usageCommand));
   program.command('status').description('service status and this minute’s rate limit (GET /v1/status)').action(action(statusCommand));

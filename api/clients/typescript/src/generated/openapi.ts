@@ -244,6 +244,61 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a bulk job: NDJSON items, a list of URLs or an S3 bucket; answers 202
+     * @description Items: an application/x-ndjson body, one `{"id","data","encoding"}` per line. URLs and S3: a JSON body. Limits per plan: docs/api.md "Bulk jobs".
+     */
+    post: operations['createBulkV2'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/bulk/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A bulk job's progress (items done, failed, rate, ETA) and, once finished, its summary */
+    get: operations['getBulkV2'];
+    put?: never;
+    post?: never;
+    /** Cancel a bulk job: chunks not yet run are skipped; a finished job is left as it is */
+    delete: operations['cancelBulkV2'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/bulk/{id}/results': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A finished bulk job's results: NDJSON in input order, {id, hash, bytes} or {id, error} per item (gzip if accepted) */
+    get: operations['getBulkResultsV2'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/hash': {
     parameters: {
       query?: never;
@@ -1138,6 +1193,84 @@ export interface components {
       from_checkpoint: string;
       to_checkpoint: string;
     };
+    BulkStatus: {
+      /** @enum {boolean} */
+      success: true;
+      id: string;
+      /** @enum {string} */
+      source: 'items' | 'urls' | 's3';
+      /** @enum {string} */
+      status: 'receiving' | 'running' | 'completed' | 'cancelled';
+      items: {
+        total: number;
+        /** @description Items hashed */
+        done: number;
+        /** @description Items that are an error line in the results */
+        failed: number;
+        pending: number;
+      };
+      chunks: {
+        total: number;
+        done: number;
+      };
+      /** @description Bytes hashed so far */
+      bytes: number;
+      /** @description Items finished per second since the chunks were queued */
+      rate_items_per_second: number;
+      /** @description Seconds left at the current rate; null before a rate is known or once finished */
+      eta_seconds: number | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T12:00:00.000Z
+       */
+      finished_at?: string;
+      status_url: string;
+      results_url: string;
+      /** @description Once completed or cancelled */
+      summary?: {
+        items: number;
+        failed: number;
+        bytes: number;
+        duration_ms: number;
+      };
+    };
+    BulkUrlsRequest: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      source: 'urls';
+      urls: string[];
+      /** @description Seconds per URL fetch (default 10, at most 60) */
+      timeout?: number;
+    };
+    BulkS3Request: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      source: 's3';
+      bucket: string;
+      /** @description Defaults to "" when omitted. */
+      prefix?: string;
+      /** @description An S3-compatible endpoint (https://…); default AWS S3 in `region`. Checked like a URL job. */
+      endpoint?: string;
+      /** @description Defaults to "us-east-1" when omitted. */
+      region?: string;
+      /** @description Defaults to true when omitted. */
+      force_path_style?: boolean;
+      /** @description Read-only credentials: sealed at once, never stored, logged or returned */
+      credentials: {
+        access_key_id: string;
+        secret_access_key: string;
+        session_token?: string;
+      };
+    };
     V1HashResponse: {
       /** @enum {boolean} */
       success: true;
@@ -1866,6 +1999,20 @@ export interface components {
     };
     /** @description `CHECKSUM_MISMATCH`: Upload-Checksum does not match the PATCH's bytes; they were discarded and the offset is unchanged. */
     V2_CHECKSUM_MISMATCH: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
+    /** @description `INVALID_INPUT`: a parameter is missing or invalid, the body is malformed, or the path is badly percent-encoded. `URL_NOT_ALLOWED`: the URL is malformed or points at an address the service does not fetch (docs/ssrf.md). */
+    V2_INVALID_INPUT_URL_NOT_ALLOWED: {
       headers: {
         'X-Request-Id': components['headers']['X-Request-Id'];
         'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
@@ -2903,6 +3050,164 @@ export interface operations {
       408: components['responses']['V2_REQUEST_TIMEOUT'];
       413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
       415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  createBulkV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-ndjson': string;
+        'application/json': components['schemas']['BulkUrlsRequest'] | components['schemas']['BulkS3Request'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the items are stored and their chunks queued */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          Location: components['headers']['Location'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkStatus'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT_URL_NOT_ALLOWED'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      413: components['responses']['V2_PAYLOAD_TOO_LARGE'];
+      415: components['responses']['V2_UNSUPPORTED_MEDIA_TYPE'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  getBulkV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `id` of the 202 answer */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkStatus'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  cancelBulkV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `id` of the 202 answer */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkStatus'];
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
+      431: components['responses']['V2_HEADERS_TOO_LARGE'];
+      500: components['responses']['V2_INTERNAL_ERROR'];
+      503: components['responses']['V2_SERVICE_UNAVAILABLE'];
+    };
+  };
+  getBulkResultsV2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `id` of the 202 answer */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One JSON line per item, in input order */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      400: components['responses']['V2_INVALID_INPUT'];
+      401: components['responses']['V2_UNAUTHORIZED_EXPIRED_KEY'];
+      403: components['responses']['V2_FORBIDDEN_CREDENTIAL_EXPOSED_IP_NOT_ALLOWED'];
+      404: components['responses']['V2_NOT_FOUND'];
+      405: components['responses']['V2_METHOD_NOT_ALLOWED'];
+      408: components['responses']['V2_REQUEST_TIMEOUT'];
+      409: components['responses']['V2_CONFLICT'];
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
       500: components['responses']['V2_INTERNAL_ERROR'];

@@ -1,0 +1,270 @@
+/**
+ * Bulk jobs in distributed mode (docs/api.md "Bulk jobs"): an API node and two bulk workers on the
+ * machine's Redis (a fresh QUEUE_PREFIX), PostgreSQL and s3rver. Jobs are submitted while no
+ * worker serves the bulk queue, so what happens before the chunks run is fixed: a job is cancelled
+ * with nothing run, an object of an S3 source is deleted after its listing. Then two bulk workers
+ * start and both take chunks. Results are checked against node:crypto, in input order; the S3
+ * credentials are looked for in Redis, the logs and the database, and found nowhere.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../helpers/cluster.js';
+import { spawnEntry, type SpawnedProcess } from '../helpers/spawn.js';
+import { waitFor } from '../helpers/wait.js';
+import { SHARED_REDIS_URL } from '../queue/redis-helpers.js';
+import { checkResults, ndjsonBody, postNdjson } from './items.js';
+
+const ITEMS = Number(process.env.BULK_TEST_ITEMS ?? 20_000);
+const OBJECTS = Number(process.env.BULK_TEST_OBJECTS ?? 300);
+const SOURCE_BUCKET = `source-${randomBytes(4).toString('hex')}`;
+/** Sent as the source's session token: a string that must appear nowhere but in the request. */
+const SESSION_TOKEN = `tok-${randomBytes(12).toString('hex')}`;
+
+let cluster: Cluster;
+let s3Endpoint: string;
+const bulkWorkers: SpawnedProcess[] = [];
+const jobs: { items?: string; cancelled?: string; s3?: string } = {};
+
+const objectBody = (n: number): Buffer => Buffer.from(`object ${n} `.repeat(1 + (n % 50)));
+const objectKey = (n: number): string => `data/${String(n).padStart(6, '0')}.bin`;
+const DELETED = 7;
+
+beforeAll(async () => {
+  cluster = await startCluster({
+    apiNodes: 1,
+    workers: 1,
+    env: {
+      // The cluster's own worker serves the interactive queues only; the bulk workers start later.
+      WORKER_BULK: 'false',
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      URL_FETCH_ALLOW_LOOPBACK: 'true',
+      // Small chunks: many of them, so both bulk workers take some.
+      BULK_CHUNK_ITEMS: '100',
+      LOG_LEVEL: 'info',
+      // A killed worker's chunk is taken over within seconds (the test below kills one mid-chunk).
+      WORKER_LOCK_MS: '2000',
+      WORKER_STALLED_INTERVAL_MS: '1000',
+    },
+  });
+  s3Endpoint = cluster.env.S3_ENDPOINT!;
+  const s3 = new S3Client({
+    endpoint: s3Endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  await s3.send(new CreateBucketCommand({ Bucket: SOURCE_BUCKET }));
+  for (let start = 0; start < OBJECTS; start += 20) {
+    await Promise.all(
+      Array.from({ length: Math.min(20, OBJECTS - start) }, (_, i) =>
+        s3.send(new PutObjectCommand({ Bucket: SOURCE_BUCKET, Key: objectKey(start + i), Body: objectBody(start + i) })),
+      ),
+    );
+  }
+  s3.destroy();
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(bulkWorkers.map((w) => w.stop('SIGKILL')));
+  await cluster?.close();
+});
+
+/** Every value under the cluster's Redis prefix, as text. */
+async function redisDump(): Promise<string> {
+  const redis = new Redis(SHARED_REDIS_URL);
+  const dump: string[] = [];
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${cluster.env.QUEUE_PREFIX}*`, 'COUNT', '500');
+      cursor = next;
+      for (const key of keys) {
+        const type = await redis.type(key);
+        if (type === 'string') dump.push((await redis.get(key)) ?? '');
+        else if (type === 'hash') dump.push(JSON.stringify(await redis.hgetall(key)));
+        else if (type === 'list') dump.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+        else if (type === 'set') dump.push(JSON.stringify(await redis.smembers(key)));
+        else if (type === 'zset') dump.push(JSON.stringify(await redis.zrange(key, '0', '-1')));
+        else if (type === 'stream') dump.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+      }
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return dump.join('\n');
+}
+
+const auth = (): Record<string, string> => ({ 'x-api-key': cluster.keys.production });
+const status = async (id: string): Promise<any> => (await fetch(`${cluster.url(0)}/v2/bulk/${id}`, { headers: auth() })).json();
+
+describe('bulk jobs on two workers (Redis, s3rver)', () => {
+  it('accepts NDJSON items, an S3 bucket, and a cancel while no worker serves the bulk queue', async () => {
+    const items = await postNdjson(cluster.url(0), cluster.keys.production, ndjsonBody(ITEMS));
+    expect(items.status).toBe(202);
+    jobs.items = items.body.id;
+    const doomed = await postNdjson(cluster.url(0), cluster.keys.production, ndjsonBody(3000));
+    jobs.cancelled = doomed.body.id;
+    const cancel = await fetch(`${cluster.url(0)}/v2/bulk/${doomed.body.id}`, { method: 'DELETE', headers: auth() });
+    expect(await cancel.json()).toMatchObject({ status: 'cancelled', chunks: { total: 30, done: 0 } });
+
+    const s3 = await fetch(`${cluster.url(0)}/v2/bulk`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        source: 's3',
+        bucket: SOURCE_BUCKET,
+        prefix: 'data/',
+        endpoint: s3Endpoint,
+        region: 'us-east-1',
+        credentials: { access_key_id: 'S3RVER', secret_access_key: 'S3RVER', session_token: SESSION_TOKEN },
+      }),
+    });
+    const s3Body = await s3.json();
+    expect(s3.status, JSON.stringify(s3Body)).toBe(202);
+    expect(s3Body).toMatchObject({ source: 's3', items: { total: OBJECTS } });
+    jobs.s3 = s3Body.id;
+    // Deleted after the listing, before any worker reads it: an item error, not a failed job.
+    const client = new S3Client({
+      endpoint: s3Endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    await client.send(new DeleteObjectCommand({ Bucket: SOURCE_BUCKET, Key: objectKey(DELETED) }));
+    client.destroy();
+    expect(await status(jobs.items!)).toMatchObject({ status: 'running', items: { done: 0 } });
+    // The S3 job's chunks wait in Redis with the credentials sealed, never in the clear.
+    const queued = await redisDump();
+    expect(queued).toMatch(/sealed\W{1,6}v1\./);
+    for (const secret of [SESSION_TOKEN, 'S3RVER']) expect(queued).not.toContain(secret);
+  });
+
+  it('runs every chunk once two bulk workers start, both taking part; results in input order equal node:crypto', async () => {
+    const started = performance.now();
+    for (let i = 0; i < 2; i++) bulkWorkers.push(spawnEntry('worker', { ...cluster.env, WORKER_BULK: 'true', LOG_LEVEL: 'info' }));
+    await Promise.all(bulkWorkers.map((w) => w.waitFor(/worker ready/)));
+    const done = await waitFor(
+      async () => {
+        const [a, b] = await Promise.all([status(jobs.items!), status(jobs.s3!)]);
+        return a.status === 'completed' && b.status === 'completed' ? [a, b] : undefined;
+      },
+      { timeoutMs: Math.max(120_000, ITEMS / 5), intervalMs: 200, what: 'the items and S3 jobs to complete' },
+    );
+    const elapsed = performance.now() - started;
+    const failed = Math.floor((ITEMS + 1) / 1000);
+    expect(done[0]).toMatchObject({ items: { total: ITEMS, done: ITEMS - failed, failed } });
+    expect(done[1]).toMatchObject({ items: { total: OBJECTS, done: OBJECTS - 1, failed: 1 } });
+    console.log(`bulk distributed: ${ITEMS} items + ${OBJECTS} S3 objects in ${Math.round(elapsed)} ms from the workers' start`);
+
+    const res = await fetch(`${cluster.url(0)}/v2/bulk/${jobs.items}/results`, { headers: auth() });
+    expect((await checkResults(Readable.fromWeb(res.body as never), ITEMS)).failed).toBe(failed);
+
+    const s3Lines = (await (await fetch(`${cluster.url(0)}/v2/bulk/${jobs.s3}/results`, { headers: auth() })).text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; hash?: string; bytes?: number; error?: { code: string } });
+    expect(s3Lines).toHaveLength(OBJECTS);
+    s3Lines.forEach((line, n) => {
+      expect(line.id).toBe(objectKey(n));
+      if (n === DELETED) expect(line.error?.code).toBe('NOT_FOUND');
+      else
+        expect(line).toEqual({
+          id: objectKey(n),
+          hash: createHash('sha224').update(objectBody(n)).digest('hex'),
+          bytes: objectBody(n).length,
+        });
+    });
+
+    // Both workers ran chunks.
+    for (const worker of bulkWorkers) expect(worker.output()).toMatch(/bulk chunk done/);
+    // The cancelled job ran nothing, and has no result lines.
+    const cancelled = await status(jobs.cancelled!);
+    expect(cancelled).toMatchObject({ status: 'cancelled', chunks: { done: 0 } });
+    expect(await (await fetch(`${cluster.url(0)}/v2/bulk/${jobs.cancelled}/results`, { headers: auth() })).text()).toBe('');
+  });
+
+  it('never keeps the S3 credentials: not in Redis, not in a log, not in the database', async () => {
+    const secrets = [SESSION_TOKEN, 'S3RVER'];
+    const dump = await redisDump();
+    const client = new pg.Client({ connectionString: cluster.env.DATABASE_URL });
+    await client.connect();
+    const rows: string[] = [];
+    try {
+      const tables = await client.query<{ table_name: string }>(
+        "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+      );
+      for (const { table_name } of tables.rows) rows.push(JSON.stringify((await client.query(`select * from "${table_name}"`)).rows));
+    } finally {
+      await client.end();
+    }
+    const logs = [...cluster.apis, ...cluster.workers, ...bulkWorkers].map((p) => p.output()).join('\n');
+    for (const secret of secrets) {
+      expect(dump).not.toContain(secret);
+      expect(rows.join('\n')).not.toContain(secret);
+      expect(logs).not.toContain(secret);
+    }
+  });
+
+  it('a worker killed mid-chunk: another takes over that chunk alone, the chunks already done are not run again', async () => {
+    // One bulk worker (A) from here on; a URL held by the test server keeps it inside chunk 1.
+    await bulkWorkers.splice(1, 1)[0]!.stop('SIGTERM');
+    let held: (() => void) | undefined;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const web = http.createServer((req, res) => {
+      if (req.url === '/hold') {
+        held?.();
+        void released.then(() => res.end('held'));
+      } else res.end(`fast ${req.url}`);
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const urls = Array.from({ length: 250 }, (_, n) => (n === 100 ? `${base}/hold` : `${base}/${n}`));
+      const arrived = new Promise<void>((resolve) => (held = resolve));
+      const created = await fetch(`${cluster.url(0)}/v2/bulk`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ source: 'urls', urls }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      await arrived;
+      const a = bulkWorkers[0]!;
+      await a.stop('SIGKILL');
+      release();
+      const b = spawnEntry('worker', { ...cluster.env, WORKER_BULK: 'true', LOG_LEVEL: 'info' });
+      bulkWorkers.push(b);
+      const done = await waitFor(async () => ((await status(id)).status === 'completed' ? status(id) : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        what: 'the URL job to complete after the takeover',
+      });
+      expect(done).toMatchObject({ items: { total: 250, done: 250, failed: 0 }, chunks: { total: 3, done: 3 } });
+      const chunksOf = (p: SpawnedProcess): number[] =>
+        p
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('bulk chunk done') && line.includes(id))
+          .map((line) => (JSON.parse(line) as { chunk: number }).chunk)
+          .sort();
+      // A finished chunk 0 and died in chunk 1; B ran chunk 1 again and chunk 2, never chunk 0.
+      expect(chunksOf(a)).toEqual([0]);
+      expect(chunksOf(b)).toEqual([1, 2]);
+      const lines = (await (await fetch(`${cluster.url(0)}/v2/bulk/${id}/results`, { headers: auth() })).text())
+        .split('\n')
+        .filter(Boolean);
+      expect(lines).toHaveLength(250);
+      expect(JSON.parse(lines[100]!)).toMatchObject({ id: `${base}/hold`, hash: createHash('sha224').update('held').digest('hex') });
+      expect(JSON.parse(lines[7]!)).toMatchObject({ hash: createHash('sha224').update('fast /7').digest('hex') });
+    } finally {
+      release();
+      web.close();
+    }
+  });
+});

@@ -1,0 +1,15 @@
+/** One item of an NDJSON bulk job: the same decoding and digest as a /v2/batch item (shared/jobs/compute.ts). */
+import type { ChunkInputLine, ResultLine } from '../../shared/bulk/model.js';
+import { encodingProblem } from '../../shared/hashing/encoding.js';
+import { sha224Hex } from '../../shared/hashing/sha224.js';
+
+export function hashItem(line: ChunkInputLine): ResultLine {
+  const data = line.data ?? '';
+  const encoding = line.encoding ?? 'utf8';
+  // utf8 text is hashed as the string itself: crypto encodes it as UTF-8, with no Buffer in between.
+  if (encoding === 'utf8') return { id: line.id, hash: sha224Hex(data), bytes: Buffer.byteLength(data, 'utf8') };
+  const problem = encodingProblem(data, encoding);
+  if (problem !== undefined) return { id: line.id, error: { code: 'INVALID_INPUT', message: problem } };
+  const bytes = Buffer.from(data, encoding);
+  return { id: line.id, hash: sha224Hex(bytes), bytes: bytes.length };
+}

@@ -1,0 +1,82 @@
+/**
+ * One chunk of a bulk job: read its input lines from the blob store, hash each item, write the
+ * result part (one NDJSON line per item, in input order). An item that cannot be hashed (data
+ * that does not decode, a URL that fails, an object deleted since the listing) is an error line,
+ * never a failed chunk; only the blob store failing fails the chunk, which is then retried alone.
+ */
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import {
+  chunkInputKey,
+  chunkOutputKey,
+  type ChunkInputLine,
+  type ChunkSummary,
+  type ChunkTask,
+  type ResultLine,
+} from '../../shared/bulk/model.js';
+import { ChunkCancelled, type ChunkContext, type ChunkProcessor } from '../../shared/bulk/chunks.js';
+import type { SecretBox } from '../../shared/webhooks/secrets.js';
+import { hashItem } from './items.js';
+import { hashUrls } from './urls.js';
+
+export interface ChunkProcessorOptions {
+  /** URL_FETCH_ALLOW_LOOPBACK (test-only): URLs and S3 endpoints on 127.0.0.1 are allowed. */
+  allowLoopback: boolean;
+  /** Opens S3 sources' sealed credentials; without it an S3 chunk's items fail. */
+  secrets?: SecretBox;
+}
+
+/** Between two questions "still running?", this many items are hashed. */
+const CANCEL_CHECK_EVERY = 2000;
+
+export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
+  return async (task, ctx) => {
+    const lines = await readInput(task, ctx);
+    let results: ResultLine[];
+    switch (task.source) {
+      case 'items':
+        results = await hashItems(lines, ctx);
+        break;
+      case 'urls':
+        results = await hashUrls(lines, task, options.allowLoopback);
+        break;
+      case 's3':
+        // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
+        results = await (await import('./s3.js')).hashS3Objects(lines, task, options);
+        break;
+    }
+    if (!(await ctx.stillRunning())) throw new ChunkCancelled();
+    const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0 };
+    let text = '';
+    for (const line of results) {
+      if ('error' in line) summary.failed++;
+      else {
+        summary.done++;
+        summary.bytes += line.bytes;
+      }
+      text += `${JSON.stringify(line)}\n`;
+    }
+    await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([Buffer.from(text, 'utf8')]), {
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    });
+    return summary;
+  };
+}
+
+async function readInput(task: ChunkTask, ctx: ChunkContext): Promise<ChunkInputLine[]> {
+  const stream = await ctx.blobs.get(chunkInputKey(task.bulkId, task.index));
+  const lines: ChunkInputLine[] = [];
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (line.length > 0) lines.push(JSON.parse(line) as ChunkInputLine);
+  }
+  return lines;
+}
+
+async function hashItems(lines: readonly ChunkInputLine[], ctx: ChunkContext): Promise<ResultLine[]> {
+  const results: ResultLine[] = new Array<ResultLine>(lines.length);
+  for (let index = 0; index < lines.length; index++) {
+    if (index > 0 && index % CANCEL_CHECK_EVERY === 0 && !(await ctx.stillRunning())) throw new ChunkCancelled();
+    results[index] = hashItem(lines[index]!);
+  }
+  return results;
+}
