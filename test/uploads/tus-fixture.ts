@@ -20,8 +20,8 @@ export interface Attempt {
   /** Cut the attempt's next PATCH after this many body bytes, through this node's cutting proxy. */
   cut?: { proxy: CuttingProxy; bodyBytes: number };
   /**
-   * The attempt is expected to fail (a cut, a killed node): the client's first error ends it, no
-   * retries, as a client whose network dropped. Default: when `cut` is given.
+   * The attempt is expected to fail (a cut, a killed node): the client's first network error ends
+   * it, as a client whose network dropped (a 423 or 409 is still retried). Default: when `cut` is given.
    */
   interrupted?: boolean;
   /** Called with the upload URL as soon as the client has it. */
@@ -40,7 +40,13 @@ export function attempt(data: Buffer, options: Attempt): Promise<{ url: string; 
       uploadSize: data.length,
       headers: { 'X-API-Key': options.key },
       metadata: { filename: 'big.iso' },
-      retryDelays: interrupted ? null : RETRIES,
+      retryDelays: RETRIES,
+      // An interrupted attempt ends at its first network error, as a client whose network dropped.
+      // A 423 or 409 is the server saying "again" (the previous node's lock not yet released just
+      // after its offset was committed: docs/decisions.md "Resumable uploads"), not the interruption
+      // the attempt stands for, so it is retried like any tus client does; without that, the cut
+      // would never happen and the proxy would stay armed.
+      ...(interrupted ? { onShouldRetry: (err: tus.DetailedError) => [409, 423].includes(err.originalResponse?.getStatus() ?? 0) } : {}),
       onUploadUrlAvailable: () => options.onUrl?.(upload.url!),
       onSuccess: () => resolve({ url: upload.url!, aborted: false }),
       onError: (err) => (interrupted && upload.url ? resolve({ url: upload.url, aborted: true }) : reject(err)),
