@@ -43,12 +43,12 @@ fi
 # CLUSTER_BUILD=false skips the build (dist/ already built, e.g. by the test suite).
 [ "${CLUSTER_BUILD:-true}" = false ] || node deploy/build.mjs
 for i in $(seq 0 $((api_nodes - 1))); do
-  PORT=$((base_port + i)) node --enable-source-maps --max-semi-space-size=32 dist/api.js &
+  PORT=$((base_port + i)) node --max-semi-space-size=32 dist/api.js &
   pids+=($!)
 done
 # Each worker's /metrics listener needs a port of its own on this host (docs/operating.md).
 for i in $(seq 0 $((workers - 1))); do
-  METRICS_PORT=$((metrics_base_port + i)) node --enable-source-maps --max-semi-space-size=32 dist/worker.js &
+  METRICS_PORT=$((metrics_base_port + i)) node --max-semi-space-size=32 dist/worker.js &
   pids+=($!)
 done
 echo "API nodes on ports $base_port..$((base_port + api_nodes - 1)); $workers workers (metrics on $metrics_base_port..$((metrics_base_port + workers - 1))); S3 at $S3_ENDPOINT. On a fresh database the first API node prints an API key; otherwise: npm run admin -- accounts create --name me --plan pro"

@@ -15,7 +15,7 @@ import { TOMBSTONE_MS } from '../../shared/uploads/store.js';
 import type { ApiDeps } from '../deps.js';
 import { isLive } from '../../shared/uploads/live-hashes.js';
 
-type Deps = Pick<ApiDeps, 'blobs' | 'resumable' | 'uploadHashes' | 'executor' | 'config' | 'maxUploadBytes' | 'logger'>;
+type Deps = Pick<ApiDeps, 'blobs' | 'resumable' | 'uploadHashes' | 'executor' | 'queue' | 'config' | 'maxUploadBytes' | 'logger'>;
 
 /** A PATCH may be cut into at most this many stored segments: each is one object and one entry in the record. */
 export const MAX_SEGMENTS = 10_000;
@@ -61,6 +61,8 @@ export async function createUpload(deps: Deps, principal: Principal, upload: New
     hashOffset: 0,
   };
   if (!(await deps.resumable.create(record, keepUntil(record)))) throw new ServiceError('CONFLICT', { details: 'upload id collision' });
+  // Its last byte submits a file job: the queue is built meanwhile, not after that byte.
+  deps.queue.prepare?.('file');
   return record;
 }
 

@@ -4,7 +4,7 @@
  * no worker has taken, forgetting an answered one. Every job has an owner key naming its queue, so
  * a read by id asks one queue, not all of them (shared/naming.ts).
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/client-factory.js';
 import { ServiceError } from '../errors.js';
 import { QUEUE_NAMES, QUEUE_OF_KIND, type JobKind, type JobResults, type QueueName } from '../jobs/contracts.js';
@@ -23,6 +23,7 @@ import {
   type BullJob,
 } from './bullmq-wire.js';
 import { nextEvent, type JobOutcome, type Watch } from './job-waiters.js';
+import { newQueue } from './bullmq-load.js';
 import { failFast, isRedisUnavailable } from './redis-connection.js';
 import type { JobRecord, JobState } from './types.js';
 
@@ -41,6 +42,7 @@ export class BullMqJobs {
   private readonly queues = new Map<QueueName, Promise<Queue<BullData, unknown, string>>>();
   /** Every Queue ever built, closed on shutdown even if it never became ready. */
   private readonly built = new Set<Queue<BullData, unknown, string>>();
+  private closed = false;
 
   constructor(
     private readonly redis: RedisClient,
@@ -57,19 +59,23 @@ export class BullMqJobs {
   queueFor(name: QueueName): Promise<Queue<BullData, unknown, string>> {
     let pending = this.queues.get(name);
     if (pending === undefined) {
-      const queue = new Queue<BullData, unknown, string>(bullQueueName(name), {
-        connection: this.redis,
-        prefix: bullPrefixOf(this.prefix),
+      let built: Queue<BullData, unknown, string> | undefined;
+      // BullMQ itself is imported with the first queue (bullmq-load.ts).
+      pending = newQueue<BullData>(bullQueueName(name), { connection: this.redis, prefix: bullPrefixOf(this.prefix) }).then((queue) => {
+        built = queue;
+        // Built after close() (its import was under way): closed at once, never left open.
+        if (this.closed) return queue.close().then(() => Promise.reject(new ServiceError('SERVICE_UNAVAILABLE')));
+        this.built.add(queue);
+        queue.on('error', (err: Error) => this.logger.debug({ err, queue: name }, 'bullmq queue error'));
+        return queue.waitUntilReady().then(() => queue);
       });
-      this.built.add(queue);
-      queue.on('error', (err: Error) => this.logger.debug({ err, queue: name }, 'bullmq queue error'));
-      pending = queue.waitUntilReady().then(() => queue);
       this.queues.set(name, pending);
       // A queue whose first connection failed stays broken in BullMQ: drop it and build another.
       pending.catch(() => {
         if (this.queues.get(name) === pending) this.queues.delete(name);
-        this.built.delete(queue);
-        queue.close().catch(() => undefined);
+        if (built === undefined) return;
+        this.built.delete(built);
+        built.close().catch(() => undefined);
       });
     }
     return pending;
@@ -227,6 +233,7 @@ export class BullMqJobs {
 
   /** Closes every queue built, each within 2 s; the connection is the caller's. */
   close(): Promise<PromiseSettledResult<void>[]> {
+    this.closed = true;
     const queues = [...this.built];
     this.queues.clear();
     this.built.clear();

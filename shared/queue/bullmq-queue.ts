@@ -206,6 +206,11 @@ export class BullMqJobQueue implements JobQueue {
     return () => this.finished.off('finished', listener);
   }
 
+  prepare(kind: JobKind): void {
+    // A failure here is the first job's to report: that job builds the queue again (bullmq-jobs.ts).
+    this.jobs.queueFor(QUEUE_OF_KIND[kind]).catch(() => undefined);
+  }
+
   async ping(): Promise<void> {
     await failFast(this.redis, () => this.redis.ping());
   }

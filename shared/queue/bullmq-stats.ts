@@ -4,7 +4,7 @@
  * timestamp, one CLIENT LIST for the workers: O(1) Redis calls per queue, and at most one refresh
  * per SCRAPE_CACHE_TTL_MS however many scrapers there are (shared/metrics/cached.ts).
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/client-factory.js';
 import { QUEUE_NAMES, type QueueName } from '../jobs/contracts.js';
 import type { Logger } from '../log.js';
@@ -12,6 +12,7 @@ import { cachedRefresh } from '../metrics/cached.js';
 import type { Metrics } from '../metrics/catalogue.js';
 import { setQueueFigures, type QueueFigures } from '../metrics/record.js';
 import { bullQueueName } from '../naming.js';
+import { newQueue } from './bullmq-load.js';
 import { bullPrefixOf } from './bullmq-wire.js';
 import { closeRedis, createRedis, failFast, type RedisTarget } from './redis-connection.js';
 
@@ -27,26 +28,34 @@ export interface BullMqQueueStatsOptions {
 
 export class BullMqQueueStats {
   private readonly redis: RedisClient;
-  private readonly queues: ReadonlyMap<QueueName, Queue>;
+  private readonly names: readonly QueueName[];
+  /** Built at the first scrape: BullMQ is imported then, not at the node's start (bullmq-load.ts). */
+  private queues: Promise<ReadonlyMap<QueueName, Queue>> | undefined;
   private readonly now: () => number;
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: BullMqQueueStatsOptions) {
     this.now = options.now ?? Date.now;
+    this.names = options.queues ?? QUEUE_NAMES;
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:queue-stats' });
-    const prefix = bullPrefixOf(options.prefix);
-    this.queues = new Map(
-      (options.queues ?? QUEUE_NAMES).map((name) => {
-        const queue = new Queue(bullQueueName(name), { connection: this.redis, prefix });
-        queue.on('error', (err: Error) => options.logger.debug({ err, queue: name }, 'queue stats error'));
+  }
+
+  private built(): Promise<ReadonlyMap<QueueName, Queue>> {
+    const prefix = bullPrefixOf(this.options.prefix);
+    this.queues ??= Promise.all(
+      this.names.map(async (name) => {
+        const queue = await newQueue<unknown>(bullQueueName(name), { connection: this.redis, prefix });
+        queue.on('error', (err: Error) => this.options.logger.debug({ err, queue: name }, 'queue stats error'));
         return [name, queue] as const;
       }),
-    );
+    ).then((entries) => new Map(entries));
+    return this.queues;
   }
 
   /** One queue's figures, read now (no cache). */
   async read(name: QueueName): Promise<QueueFigures> {
-    const queue = this.queues.get(name);
+    if (!this.names.includes(name)) throw new RangeError(`queue "${name}" is not watched`);
+    const queue = (await this.built()).get(name);
     if (queue === undefined) throw new RangeError(`queue "${name}" is not watched`);
     return failFast(this.redis, async () => {
       const [counts, paused, oldest, workers] = await Promise.all([
@@ -83,7 +92,7 @@ export class BullMqQueueStats {
    */
   collector(metrics: Metrics): () => Promise<void> {
     return cachedRefresh(async () => {
-      const results = await Promise.allSettled([...this.queues.keys()].map(async (name) => [name, await this.read(name)] as const));
+      const results = await Promise.allSettled(this.names.map(async (name) => [name, await this.read(name)] as const));
       for (const result of results) {
         if (result.status === 'fulfilled') setQueueFigures(metrics, result.value[0], result.value[1]);
         else this.options.logger.debug({ err: result.reason as unknown }, 'queue stats: Redis did not answer');
@@ -93,7 +102,8 @@ export class BullMqQueueStats {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+      const queues = await this.queues?.catch(() => undefined);
+      await Promise.allSettled([...(queues?.values() ?? [])].map((queue) => queue.close()));
       await closeRedis(this.redis);
     })();
     return this.closing;

@@ -83,6 +83,12 @@ export interface JobQueue {
   onFinished(listener: (jobId: string) => void): () => void;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Prepares, without waiting, the queue a kind's job will go to: called where a job is sure to
+   * follow (a resumable upload's creation), so its first job does not pay for building the queue
+   * (BullMQ is imported on first use: shared/queue/bullmq-load.ts).
+   */
+  prepare?(kind: JobKind): void;
 }
 
 export interface JobContext {

@@ -5,7 +5,8 @@
  * `evt-<job id>-<state>` and `<delivery id>-<attempts made>` — so the same event or the same
  * attempt added twice (a finisher run again, the rescue sweep) is one BullMQ job.
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { newQueue } from '../queue/bullmq-load.js';
 import type { RedisClient } from '../queue/redis-connection.js';
 import { WEBHOOK_QUEUE_NAME } from '../naming.js';
 import { bullPrefixOf } from '../queue/bullmq-wire.js';
@@ -23,19 +24,28 @@ const JOB_OPTIONS = {
 } as const;
 
 export class BullMqWebhookProducer {
-  readonly queue: Queue<WebhookJobData>;
+  private queue: Promise<Queue<WebhookJobData, unknown, string>> | undefined;
 
-  constructor(connection: RedisClient, prefix: string | undefined) {
-    this.queue = new Queue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection, prefix: bullPrefixOf(prefix) });
+  constructor(
+    private readonly connection: RedisClient,
+    private readonly prefix: string | undefined,
+  ) {}
+
+  /** The queue, built (and BullMQ imported: bullmq-load.ts) on the first add, not when an API node starts. */
+  private built(): Promise<Queue<WebhookJobData, unknown, string>> {
+    this.queue ??= newQueue<WebhookJobData>(WEBHOOK_QUEUE_NAME, { connection: this.connection, prefix: bullPrefixOf(this.prefix) });
+    return this.queue;
   }
 
   async event(job: FinishedJob, target: WebhookTarget): Promise<void> {
-    await this.queue.add('event', { type: 'event', job, target }, { ...JOB_OPTIONS, jobId: `evt-${job.id}-${job.state}` });
+    await (await this.built()).add('event', { type: 'event', job, target }, { ...JOB_OPTIONS, jobId: `evt-${job.id}-${job.state}` });
   }
 
   /** An attempt of each delivery, due in `delayMs`; `attemptsMade` keys it (0 for a new or replayed delivery). */
   async attempt(deliveryId: string, attemptsMade: number, delayMs = 0): Promise<void> {
-    await this.queue.add(
+    await (
+      await this.built()
+    ).add(
       'attempt',
       { type: 'attempt', deliveryId },
       { ...JOB_OPTIONS, jobId: `${deliveryId}-${attemptsMade}`, ...(delayMs > 0 ? { delay: delayMs } : {}) },
@@ -47,7 +57,8 @@ export class BullMqWebhookProducer {
     await Promise.all(deliveryIds.map((id) => this.attempt(id, 0)));
   };
 
-  close(): Promise<void> {
-    return this.queue.close();
+  async close(): Promise<void> {
+    const queue = await this.queue?.catch(() => undefined);
+    await queue?.close();
   }
 }

@@ -4,7 +4,7 @@
  * nodes, a worker, Redis).
  *
  * sha224d runs as `npm start`, `npm run api` and `npm run worker` run it (the dist/ bundles, with
- * --enable-source-maps) and with its default configuration: the environment holds only what the
+ * the scripts' node flags) and with its default configuration: the environment holds only what the
  * bench must choose (ports, DATA_DIR, REDIS_URL, a queue prefix) and, for the queue path,
  * INLINE_MAX_BYTES=0. Redis is a private redis-server with the settings README "Running
  * distributed" asks for (AOF every second, noeviction), so its CPU time is this run's alone.
@@ -16,7 +16,7 @@ import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createStore } from '../../shared/store/kysely-store.js';
 import { freePort, ROOT, ServerProcess } from './procs.js';
 
-/** What package.json's start, api and worker scripts pass node besides --enable-source-maps. */
+/** What package.json's start, api and worker scripts pass node (no --enable-source-maps: docs/decisions.md "Speed"). */
 const DEFAULT_NODE_FLAGS: string[] = ['--max-semi-space-size=32'];
 
 /** Only what a shell would hand any program; nothing of the caller's sha224d settings (LOG_LEVEL, REDIS_URL, …). */
@@ -37,9 +37,9 @@ const GC_TRACE = '--trace-gc-nvp';
 /**
  * The node flags the npm scripts give the service (package.json "start", "api", "worker"; the
  * Dockerfile and manifests alike), which the bench's processes must run with too. BENCH_NODE_FLAGS
- * replaces them, to try others (e.g. `--max-semi-space-size=32`).
+ * replaces them, to try others (e.g. `--enable-source-maps --max-semi-space-size=32`, as before).
  */
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? DEFAULT_NODE_FLAGS.join(' ')).split(' ').filter((flag) => flag !== '');
+export const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? DEFAULT_NODE_FLAGS.join(' ')).split(' ').filter((flag) => flag !== '');
 
 export class Fleet {
   readonly env = cleanEnvironment();
@@ -70,7 +70,7 @@ export class Fleet {
 
   /** The command line of a dist/ entry, as the npm scripts run it. */
   private entry(name: 'embedded' | 'api' | 'worker'): [string, string[]] {
-    return [process.execPath, ['--enable-source-maps', ...NODE_FLAGS, GC_TRACE, path.join(ROOT, 'dist', `${name}.js`)]];
+    return [process.execPath, [...NODE_FLAGS, GC_TRACE, path.join(ROOT, 'dist', `${name}.js`)]];
   }
 
   private once(name: string, start: () => Promise<ServerProcess>): Promise<ServerProcess> {

@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Fleet } from './fleet.js';
+import { NODE_FLAGS, type Fleet } from './fleet.js';
 import type { LoadRun, Subject } from './measure.js';
 import type { BenchOptions, ScenarioName } from './options.js';
 import { cpuMicros, freePort, peakRssBytes, ROOT, runPinned, ServerProcess } from './procs.js';
@@ -308,9 +308,9 @@ export function coldStartScenario(fleet: Fleet): Scenario {
     op: 'start',
     subjects: [
       subject('bare node:http', true, [path.join(ROOT, 'test', 'bench', 'bare-server.mjs')], fixed({})),
-      subject('sha224d embedded', false, ['--enable-source-maps', path.join(ROOT, 'dist', 'embedded.js')], fixed(fleet.embeddedEnv())),
+      subject('sha224d embedded', false, [...NODE_FLAGS, path.join(ROOT, 'dist', 'embedded.js')], fixed(fleet.embeddedEnv())),
       // Its peak RSS is the distributed API node's footprint after its first request.
-      subject('sha224d distributed API node (+Redis)', false, ['--enable-source-maps', path.join(ROOT, 'dist', 'api.js')], () =>
+      subject('sha224d distributed API node (+Redis)', false, [...NODE_FLAGS, path.join(ROOT, 'dist', 'api.js')], () =>
         fleet.distributedEnv(),
       ),
     ],

@@ -89,7 +89,7 @@ function node(name: string, entry: 'embedded' | 'api' | 'worker', env: Record<st
   return ServerProcess.start({
     name,
     command: process.execPath,
-    args: ['--enable-source-maps', path.join(ROOT, 'dist', `${entry}.js`)],
+    args: [path.join(ROOT, 'dist', `${entry}.js`)],
     env: { ...base, ...env },
     ready,
     logDir,

@@ -55,9 +55,10 @@ describe('packages loaded at start', () => {
     }
   });
 
-  it('the distributed API role still loads its engines: the Redis client and BullMQ at start', () => {
+  it('the distributed API role loads its Redis client at start, and BullMQ only with its first queue (shared/queue/bullmq-load.ts)', () => {
     const loaded = packagesLoadedAtStart('api.js');
-    for (const engine of ['ioredis', 'bullmq']) expect(loaded).toContain(engine);
+    expect(loaded).toContain('ioredis');
+    expect(loaded).not.toContain('bullmq');
   });
 
   it('a worker loads no HTTP framework, no realtime server, no SQL driver, no limiter, no AWS SDK until S3 is configured and no URL fetcher until a URL job', () => {

@@ -22,7 +22,7 @@ export interface SpawnedProcess {
 export type Entry = 'embedded' | 'api' | 'worker';
 
 export function spawnEntry(entry: Entry, env: Record<string, string>, args: string[] = []): SpawnedProcess {
-  return spawnNode(entry, ['--enable-source-maps', path.join(ROOT, 'dist', `${entry}.js`), ...args], env);
+  return spawnNode(entry, [path.join(ROOT, 'dist', `${entry}.js`), ...args], env);
 }
 
 /** Runs the test's own node binary with `args`; `label` names it in timeout messages. */

@@ -48,7 +48,7 @@ export function sessionScript(blocks: readonly ShellBlock[]): { script: string; 
     startsOwnServer(blocks)
       ? 'FIRST_START_KEY="(this document starts the service itself)"'
       : [
-          'node --enable-source-maps dist/embedded.js >/tmp/sha224d-first-start.log 2>&1 &',
+          'node dist/embedded.js >/tmp/sha224d-first-start.log 2>&1 &',
           'server=$!; deadline=$((SECONDS + 60))',
           "until grep -q '^API key: ' /tmp/sha224d-first-start.log; do",
           `  if [ "$SECONDS" -ge "$deadline" ] || ! kill -0 "$server" 2>/dev/null; then ${MARK('INSTANCE FAILED')}; cat /tmp/sha224d-first-start.log; exit 97; fi`,
