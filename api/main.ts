@@ -13,9 +13,13 @@ import { checkRedisAtStart } from '../shared/queue/redis-requirements.js';
 import { BullMqJobQueue } from '../shared/queue/bullmq-queue.js';
 import { BullMqQueueStats } from '../shared/queue/bullmq-stats.js';
 import { startApiNode } from './node.js';
+import { afterFirstAnswer } from './http/after-first-answer.js';
+import { loadBullMq } from '../shared/queue/bullmq-load.js';
 import { openDistributedWebhookService } from '../shared/webhooks/distributed-api.js';
 import { openDistributedBulk } from '../shared/bulk/open.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
+
+const BULLMQ_WARM_DELAY_MS = 1000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -66,6 +70,11 @@ async function main(): Promise<void> {
     ...(webhooks ? { webhooks: webhooks.service } : {}),
   });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
+  // BullMQ is imported on first use (shared/queue/bullmq-load.ts), and warmed once the first answer
+  // is sent, so neither the cold start nor the first queued job pays for loading it.
+  afterFirstAnswer(node.listeners.main.server, BULLMQ_WARM_DELAY_MS, () => {
+    loadBullMq().catch((err: unknown) => logger.error({ err }, 'BullMQ failed to load'));
+  });
   // The first node to take the store's first-start lock creates the admin and prints its key and
   // link; every other node, now or later, prints nothing (shared/accounts/first-start.ts). Before
   // the "listening" line, so that line also says this node's first start is settled.

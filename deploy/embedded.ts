@@ -4,6 +4,7 @@
  * handlers meet here, the only place that depends on both.
  */
 import { startApiNode } from '../api/node.js';
+import { afterFirstAnswer } from '../api/http/after-first-answer.js';
 import path from 'node:path';
 import { adminCommand, bootstrapFirstStart, firstStartText } from '../shared/accounts/first-start.js';
 import { loadConfig } from '../shared/config.js';
@@ -15,7 +16,6 @@ import { processMetrics } from '../shared/metrics/catalogue.js';
 import { setQueueFigures } from '../shared/metrics/record.js';
 import { InProcessQueue } from '../shared/queue/in-process.js';
 import { createJobHandlers } from '../workers/registry.js';
-import type { Server, ServerResponse } from 'node:http';
 import { proofFirstStartText } from '../shared/proof/first-start.js';
 import { startLocalWebhooks } from '../shared/webhooks/local.js';
 import { webhookMetrics } from '../shared/webhooks/metrics.js';
@@ -115,24 +115,6 @@ async function main(): Promise<void> {
 }
 
 const PROOF_OPEN_DELAY_MS = 1000;
-
-/** `run` once: after the first answer `server` sends, or `delayMs` from now, whichever comes first. */
-function afterFirstAnswer(server: Server, delayMs: number, run: () => void): void {
-  let done = false;
-  const once = (): void => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    server.off('request', onRequest);
-    run();
-  };
-  const onRequest = (_req: unknown, res: ServerResponse): void => {
-    res.once('finish', () => setImmediate(once));
-  };
-  const timer = setTimeout(once, delayMs);
-  timer.unref();
-  server.on('request', onRequest);
-}
 
 main().catch((err: unknown) => {
   process.stderr.write(`sha224d failed to start: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -2,14 +2,13 @@
  * Bulk jobs through the TypeScript SDK (`client.v2.bulk`) and the `sha224d bulk` command, against
  * an embedded server process (dist/embedded.js): results in input order, checked with node:crypto.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sha224dClient } from '../../api/clients/typescript/src/node.js';
-import { CLI, startEmbedded, type EmbeddedServer } from '../clients/typescript/helpers.js';
+import { runCli, startEmbedded, type CliRun, type EmbeddedServer } from '../clients/typescript/helpers.js';
 import { checkResults, expectedLine, itemAt, ndjsonBody } from './items.js';
 
 let server: EmbeddedServer;
@@ -24,25 +23,16 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: work,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: work,
-        XDG_CONFIG_HOME: path.join(work, 'config'),
-        SHA224D_URL: server.url,
-        SHA224D_API_KEY: server.key,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
+function run(args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    cwd: work,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: work,
+      XDG_CONFIG_HOME: path.join(work, 'config'),
+      SHA224D_URL: server.url,
+      SHA224D_API_KEY: server.key,
+    },
   });
 }
 

@@ -4,7 +4,6 @@
  * and the CLI proves the file's inclusion from the receipt alone; another file, another key, a
  * tampered proof all fail (exit 1). The SDK's own SHA-224 is checked against node:crypto.
  */
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,26 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha224Hex } from '../../api/clients/typescript/src/receipt-sha224.js';
 import { ReceiptVerificationError, verifyReceipt } from '../../api/clients/typescript/src/node.js';
 import { startTestServer } from '../helpers/api-server.js';
-import { CLI } from '../clients/typescript/helpers.js';
+import { runCli, type CliRun } from '../clients/typescript/helpers.js';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // No SHA224D_URL and no key: nothing to reach, and nothing tried.
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+function run(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  // No SHA224D_URL and no key: nothing to reach, and nothing tried.
+  return runCli(args, { env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), ...env } });
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-offline-'));

@@ -3,7 +3,7 @@
  * embedded server: sha224sum-compatible output, `check` exit codes, progress bars only on a
  * terminal (under `script`), config file, --local, batch, jobs and exit codes.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,29 +11,18 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sha224dClient } from '../../../api/clients/typescript/src/node.js';
 import { ROOT } from '../../helpers/spawn.js';
-import { CLI, hmacSha224, startContentServer, startEmbedded, type EmbeddedServer } from './helpers.js';
+import { CLI, hmacSha224, runCli, startContentServer, startEmbedded, type CliRun, type EmbeddedServer } from './helpers.js';
 import { sha224Hex } from '../../helpers/digests.js';
 
 let server: EmbeddedServer;
 let work: string;
 let env: Record<string, string>;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? work, env: { ...env, ...options.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+function run(args: string[], options: { env?: Record<string, string>; input?: string | Buffer; cwd?: string } = {}): Promise<CliRun> {
+  return runCli(args, {
+    cwd: options.cwd ?? work,
+    env: { ...env, ...options.env },
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
 }
 

@@ -1,4 +1,5 @@
 /** Shared by the TypeScript client's tests: paths, a spawned embedded server, the node:crypto HMAC reference (digests: test/helpers/digests.ts). */
+import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -9,6 +10,26 @@ import { listenOnFreePort } from '../../helpers/ports.js';
 
 export const CLIENT_DIR = path.join(ROOT, 'api', 'clients', 'typescript');
 export const CLI = path.join(CLIENT_DIR, 'bin', 'sha224d.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One run of the `sha224d` CLI with exactly `env` (nothing inherited), `input` on its stdin. */
+export function runCli(args: string[], options: { env: Record<string, string>; cwd?: string; input?: string | Buffer }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
 
 export function hmacSha224(key: string | Uint8Array, data: string | Uint8Array, output: 'hex' | 'base64' = 'hex'): string {
   return createHmac('sha224', key).update(data).digest(output);
