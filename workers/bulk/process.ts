@@ -66,7 +66,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
 /**
  * A result line as NDJSON, the same text as JSON.stringify's: a hash line is written from a
  * template (only the id needs escaping; the hash is hex, the size a number): a quarter of
- * JSON.stringify's time for it, ~0.2 CPU-s less per million items (README "Performance").
+ * JSON.stringify's time for it (docs/decisions.md "Bulk jobs").
  */
 function resultText(line: ResultLine): string {
   if ('error' in line) return `${JSON.stringify(line)}\n`;
