@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { spawnNode, type SpawnedProcess } from '../helpers/spawn.js';
+import { waitFor } from '../helpers/wait.js';
 import { fixedRateLoad } from './fixed-rate.js';
 import { cpuMicros, ROOT, runPinned } from './procs.js';
 
@@ -119,12 +120,14 @@ class Bench {
   }
 
   async completed(id: string, items: number): Promise<void> {
-    let last = await this.status(id);
-    while (last.status !== 'completed') {
-      if (last.status === 'failed' || last.status === 'cancelled') throw new Error(`bulk job ${id} ${last.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      last = await this.status(id);
-    }
+    const last = await waitFor(
+      async () => {
+        const status = await this.status(id);
+        if (status.status === 'failed' || status.status === 'cancelled') throw new Error(`bulk job ${id} ${status.status}`);
+        return status.status === 'completed' ? status : undefined;
+      },
+      { timeoutMs: 600_000, intervalMs: 50, what: `bulk job ${id} to complete` },
+    );
     if (last.items.done !== items || last.items.failed !== 0) throw new Error(`bulk job ${id}: ${JSON.stringify(last.items)}`);
   }
 

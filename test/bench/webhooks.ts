@@ -29,6 +29,7 @@ import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-
 import { openWebhookCore } from '../../shared/webhooks/open.js';
 import { WebhookService } from '../../shared/webhooks/service.js';
 import { dropPrefix } from '../queue/redis-helpers.js';
+import { waitFor } from '../helpers/wait.js';
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import { freePort, placement, ROOT, ServerProcess } from './procs.js';
@@ -178,12 +179,11 @@ async function submitAll(base: string, apiKey: string): Promise<string[]> {
 }
 
 async function waitForAll(rx: Receiver, path: string, count: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (rx.received.filter((r) => r.path === path).length < count) {
-    if (Date.now() > deadline)
-      throw new Error(`${rx.received.filter((r) => r.path === path).length} of ${count} deliveries in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(() => rx.received.filter((r) => r.path === path).length >= count, {
+    timeoutMs,
+    intervalMs: 50,
+    what: `${count} deliveries`,
+  });
 }
 
 /** The job's own finish time as GET /v2/jobs/{id} reports it, to check the payload's timestamp against. */
