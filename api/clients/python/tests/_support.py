@@ -83,6 +83,20 @@ def live_client(**kwargs: Any) -> Client:
     return record_calls(Client(**kwargs))
 
 
+class LiveTestCase(unittest.TestCase):
+    """A test class with one live client (the default key) shared by its tests."""
+
+    client: Client
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.client = live_client()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.client.close()
+
+
 # ---- a scriptable stub server ---------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import os
 import unittest
 import uuid
 
-from _support import ABC_SHA224, LIVE_MODULES_RUN, live_client, requires_live, sha224_hex
+from _support import ABC_SHA224, LIVE_MODULES_RUN, LiveTestCase, requires_live, sha224_hex
 
 import sha224d
 
@@ -19,17 +19,7 @@ def setUpModule() -> None:
 
 
 @requires_live
-class Jobs(unittest.TestCase):
-    client: sha224d.Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = live_client()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class Jobs(LiveTestCase):
     def test_submit_batch_then_wait(self) -> None:
         accepted = self.client.v2.submit_batch([("a", "abc"), ("b", "")])
         self.assertEqual((accepted["success"], accepted["status_url"]), (True, f"/v2/jobs/{accepted['job_id']}"))

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-import unittest
 import urllib.request
 from typing import List, Optional
 
-from _support import LIVE_KEY, LIVE_MODULES_RUN, live_client, requires_live, sha224_hex
+from _support import LIVE_KEY, LIVE_MODULES_RUN, LiveTestCase, requires_live, sha224_hex
 
 import sha224d
 
@@ -33,17 +32,7 @@ def server_offset(url: str) -> int:
 
 
 @requires_live
-class Resumable(unittest.TestCase):
-    client: sha224d.Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = live_client()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class Resumable(LiveTestCase):
     def test_interrupted_upload_resumes_from_the_server_offset(self) -> None:
         data = os.urandom(20 * MiB)
         with tempfile.NamedTemporaryFile(suffix=".iso") as handle:

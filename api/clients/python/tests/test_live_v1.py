@@ -11,7 +11,7 @@ import os
 import tempfile
 import unittest
 
-from _support import ABC_SHA224, LIVE_MODULES_RUN, Reply, StubServer, env, live_client, requires_env, requires_live, sha224_hex
+from _support import ABC_SHA224, LIVE_MODULES_RUN, LiveTestCase, Reply, StubServer, env, live_client, requires_env, requires_live, sha224_hex
 
 import sha224d
 
@@ -23,17 +23,7 @@ def setUpModule() -> None:
 
 
 @requires_live
-class SetA(unittest.TestCase):
-    client: sha224d.Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = live_client()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class SetA(LiveTestCase):
     def test_hash(self) -> None:
         result = self.client.v1.hash("abc")
         self.assertEqual((result["success"], result["hash"], result["algorithm"], result["encoding"]), (True, ABC_SHA224, "sha224", "hex"))
@@ -76,17 +66,7 @@ class SetA(unittest.TestCase):
 
 
 @requires_live
-class SetB(unittest.TestCase):
-    client: sha224d.Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = live_client()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class SetB(LiveTestCase):
     def test_hash_text(self) -> None:
         result = self.client.v1.hash_text("hello world")
         self.assertEqual((result["hash"], result["input_length"]), (sha224_hex(b"hello world"), 11))

@@ -13,7 +13,7 @@ import time
 import unittest
 from typing import List, Optional, Tuple
 
-from _support import ABC_SHA224, LIVE_KEY, LIVE_MODULES_RUN, env, live_client, requires_env, requires_live, sha224_hex
+from _support import ABC_SHA224, LIVE_KEY, LIVE_MODULES_RUN, LiveTestCase, env, live_client, requires_env, requires_live, sha224_hex
 
 import sha224d
 from sha224d import RetryEvent, RetryPolicy
@@ -43,17 +43,7 @@ def mint_jwt(secret: str, account: str, permissions: List[str]) -> str:
 
 
 @requires_live
-class V2Live(unittest.TestCase):
-    client: sha224d.Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = live_client()
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class V2Live(LiveTestCase):
     def test_hash_known_answer_and_output_formats(self) -> None:
         result = self.client.v2.hash("abc")
         self.assertEqual((result["hash"], result["algorithm"], result["encoding"]), (ABC_SHA224, "SHA-224", "hex"))
