@@ -11,7 +11,6 @@
  * The walkthrough must end by itself (its own `kill` and `wait`) within the time bound; whatever is
  * left of it is killed with its process group.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { dropPrefix, freshPrefix, SHARED_REDIS_URL } from '../queue/redis-helper
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
 import { jsonValues } from './commands/answers.js';
 import { shellBlocks } from './commands/extract.js';
+import { runServiceScript } from './commands/service-script.js';
 
 const MARKER = 'runs in test/docs/walkthrough.test.ts';
 const TIME_BOUND_MS = 150_000;
@@ -62,27 +62,11 @@ describe('README "Running distributed": the first-cluster walkthrough', () => {
       script = replace(script, '9092', String(m2));
       script = replace(script, 'npm run build', ': npm run build');
 
-      const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-      for (const name of ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'S3_ENDPOINT', 'S3_BUCKET', 'PORT', 'METRICS_PORT'])
-        delete env[name];
-      const child = spawn('bash', ['-c', `set -e -o pipefail\n${script}`], {
-        cwd: ROOT,
-        env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+      const { code, out } = await runServiceScript(script, {
+        tmp,
+        timeoutMs: TIME_BOUND_MS,
+        env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
       });
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), TIME_BOUND_MS);
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-      clearTimeout(timer);
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // The group has ended: nothing of the walkthrough is left running.
-      }
-
       expect(code, out).toBe(0);
       expect(out).toContain(`sha224d api listening on http://127.0.0.1:${api}\n`);
       expect(out.match(/^API key: s224_\w+$/gm), out).toHaveLength(1);

@@ -4,7 +4,6 @@
  * must be its own: the sentinel or node list → the started servers, the PostgreSQL URL → a fresh
  * schema (so the API node prints a first key), ports 8080 and 9091 → unused ones.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { ROOT } from '../helpers/spawn.js';
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
 import { jsonValues } from '../docs/commands/answers.js';
 import { shellBlocks } from '../docs/commands/extract.js';
+import { runServiceScript } from '../docs/commands/service-script.js';
 
 const TIME_BOUND_MS = 90_000;
 const blocks = shellBlocks(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
@@ -44,26 +44,7 @@ async function runExample(marker: string, topology: RedisTopologyUnderTest, prin
   script = replace(script, 'postgres://postgres@127.0.0.1:5432/postgres', `'${db.options.databaseUrl!}'`);
   script = replace(script, '8080', String(api));
   script = replace(script, '9091', String(metrics));
-  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
-  for (const name of ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'QUEUE_PREFIX', 'S3_ENDPOINT', 'S3_BUCKET', 'PORT', 'METRICS_PORT'])
-    delete env[name];
-  const child = spawn('bash', ['-c', `set -e -o pipefail\n${script}`], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), TIME_BOUND_MS);
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  clearTimeout(timer);
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // The group has ended: nothing of the example is left running.
-  }
+  const { code, out } = await runServiceScript(script, { tmp, timeoutMs: TIME_BOUND_MS });
   expect(code, out).toBe(0);
   return out;
 }
