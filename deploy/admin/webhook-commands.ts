@@ -6,11 +6,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../../shared/config.js';
 import { KyselyWebhookStore, type DeliveryStatus } from '../../shared/store/kysely-webhooks.js';
-import { deliveryFields } from '../../shared/webhooks/delivery-view.js';
+import { deliveryFields, endpointFields } from '../../shared/webhooks/views.js';
 import { reportingAction, table } from './output.js';
 import { openAdminStore } from './with-store.js';
-
-const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
 
 function parseLimit(value: string): number {
   if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new InvalidArgumentError('expected 1 to 1000');
@@ -30,18 +28,11 @@ function listCommand(): Command {
   const command = new Command('list').description('webhook endpoints').option('--account <id>', 'only this account').exitOverride();
   return reportingAction(command, async (opts: { account?: string }) => {
     const endpoints = await withWebhookStore((s) => s.endpoints(opts.account));
-    const data = endpoints.map((e) => ({
-      id: e.id,
-      accountId: e.accountId,
-      url: e.url,
-      description: e.description,
-      eventTypes: e.eventTypes,
-      enabled: e.disabledAt === undefined,
-      disabledReason: e.disabledReason ?? null,
-      failingSince: iso(e.failingSince),
-      createdAt: iso(e.createdAt),
-      rotatedAt: iso(e.rotatedAt),
-    }));
+    // The account first after the id, as the list's columns read.
+    const data = endpoints.map((e) => {
+      const { id, ...fields } = endpointFields(e);
+      return { id, accountId: e.accountId, ...fields };
+    });
     return {
       data: { endpoints: data },
       text: () =>

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../../../shared/errors.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../../shared/store/kysely-webhooks.js';
-import { deliveryFields } from '../../../shared/webhooks/delivery-view.js';
+import { deliveryFields, endpointFields } from '../../../shared/webhooks/views.js';
 import { checkEndpointUrl } from '../../../shared/webhooks/endpoint-url.js';
 import type { WebhookService } from '../../../shared/webhooks/service.js';
 import { assertCan } from '../../sessions/policy.js';
@@ -19,20 +19,8 @@ import type {
   WebhookEndpointView,
 } from './schemas.js';
 
-const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
-
 export function endpointView(e: WebhookEndpointRecord): WebhookEndpointView {
-  return {
-    id: e.id,
-    url: e.url,
-    description: e.description,
-    eventTypes: e.eventTypes,
-    enabled: e.disabledAt === undefined,
-    disabledReason: e.disabledReason ?? null,
-    failingSince: iso(e.failingSince),
-    createdAt: new Date(e.createdAt).toISOString(),
-    rotatedAt: iso(e.rotatedAt),
-  };
+  return endpointFields(e);
 }
 
 export function deliveryView(d: WebhookDeliveryRecord): WebhookDeliveryView {
