@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { ServiceError } from '../../shared/errors.js';
 import { closeSoon } from '../http/request-timeouts.js';
+import { bodyBytesRead } from './received-chunks.js';
 
 /**
  * The one way a route reads a request body (JSON, multipart, raw stream). The body's bytes are
@@ -65,7 +66,9 @@ export function takeBody(req: IncomingMessage, res: ServerResponse, options: Req
   const onData = (chunk: Buffer): void => {
     received += chunk.length;
     hash?.update(chunk);
-    if (!stream.write(chunk)) req.pause();
+    const more = stream.write(chunk);
+    bodyBytesRead(chunk.length);
+    if (!more) req.pause();
   };
   const onDrain = (): void => {
     if (!detached) req.resume();
@@ -123,6 +126,7 @@ export function takeBody(req: IncomingMessage, res: ServerResponse, options: Req
       req.on('error', () => undefined);
       const count = (chunk: Buffer): void => {
         discarded += chunk.length;
+        bodyBytesRead(chunk.length);
         if (discarded <= options.drainMaxBytes) return;
         // Past the bound: read no more, and close once the answer has been written, so a client
         // that reads while it sends still gets it.

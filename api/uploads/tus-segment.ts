@@ -16,6 +16,10 @@ import type { BlobSink } from '../../shared/blob/types.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { ResumableHash } from '../../shared/uploads/hash-state.js';
 import { meterUpload } from '../http/upload-meter.js';
+import { bodyBytesRead } from './received-chunks.js';
+
+/** What each stream between the request and the store holds: node:http's largest received chunk. */
+const SEGMENT_BUFFER_BYTES = 64 * 1024;
 
 export interface SegmentChecksum {
   /** node:crypto's name: sha1, sha224, sha256. */
@@ -44,11 +48,16 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     res.setHeader('Connection', 'close');
     throw fileTooLarge(options.maxBytes);
   }
-  const feed = new PassThrough({ highWaterMark: 1024 * 1024 });
+  // One received chunk's worth in each buffer: a chunk held while the disk or the store is behind
+  // survives the collections of api/uploads/received-chunks.ts, and once promoted its bytes wait for
+  // a major one (docs/decisions.md "Speed").
+  const feed = new PassThrough({ highWaterMark: SEGMENT_BUFFER_BYTES });
   const tap = new SegmentTap(options.hash, options.maxBytes, options.checksum && createHash(options.checksum.algorithm));
   let aborted = false;
   const onData = (chunk: Buffer): void => {
-    if (!feed.write(chunk)) req.pause();
+    const more = feed.write(chunk);
+    bodyBytesRead(chunk.length);
+    if (!more) req.pause();
   };
   const onDrain = (): void => {
     req.resume();
@@ -118,7 +127,7 @@ class SegmentTap extends Transform {
     private readonly maxBytes: number,
     private readonly check: Hash | undefined,
   ) {
-    super({ readableHighWaterMark: 1024 * 1024 });
+    super({ readableHighWaterMark: SEGMENT_BUFFER_BYTES });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
