@@ -32,7 +32,7 @@ import { dropPrefix } from '../queue/redis-helpers.js';
 import { waitFor } from '../helpers/wait.js';
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { freePort, placement, ROOT, ServerProcess } from './procs.js';
+import { cpuMicros, freePort, placement, ROOT, ServerProcess } from './procs.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -201,11 +201,14 @@ async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
   try {
     const hookPath = `/${mode}`;
     const secret = await createEndpoint(mode, setup, rx.url(hookPath));
+    const cpuBefore = started.procs.map((p) => cpuMicros(p.pid));
     const t0 = performance.now();
     const ids = await submitAll(started.url, setup.apiKey);
     const submitSeconds = (performance.now() - t0) / 1000;
     await waitForAll(rx, hookPath, JOBS, 300_000);
     const drainSeconds = (performance.now() - t0) / 1000;
+    // CPU per job of each node (/proc, user + system), from the first submission to the last receipt.
+    const cpuPerJob = started.procs.map((p, i) => `${p.name} ${Math.round((cpuMicros(p.pid) - (cpuBefore[i] ?? 0)) / JOBS)}`);
     const got = rx.received.filter((r) => r.path === hookPath);
     const verifier = new Webhook(secret);
     const byJob = new Map<string, { timestamp: string; at: number }>();
@@ -228,8 +231,9 @@ async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
     const line = [
       `${mode}: ${JOBS} jobs (${SUBMITTERS} submitters, all submitted in ${submitSeconds.toFixed(2)} s, all delivered after ${drainSeconds.toFixed(2)} s);`,
       `completion → receipt ms: min ${latencies[0]} p50 ${p50} p95 ${percentile(latencies, 95)} p99 ${percentile(latencies, 99)} max ${latencies.at(-1)};`,
+      `CPU µs per job: ${cpuPerJob.join(', ')};`,
       `target p50 ≤ ${TARGET_P50_MS} ms: ${p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`,
-      `(load average ${os.loadavg()[0]!.toFixed(1)})`,
+      `(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`,
     ];
     process.stdout.write(`${line.join(' ')}\n`);
   } finally {
