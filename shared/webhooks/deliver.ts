@@ -29,6 +29,14 @@ export interface DelivererOptions {
   now?: () => number;
 }
 
+/**
+ * Runs the HTTP request of an attempt, when a slot of its endpoint is free: what a per-endpoint
+ * bound (WEBHOOK_ENDPOINT_CONCURRENCY) limits is requests in flight to the receiver, so the
+ * store's reads and writes around them do not hold a slot (docs/decisions.md "Webhooks").
+ */
+export type SendGate = (endpointId: string, send: () => Promise<AttemptOutcome>) => Promise<AttemptOutcome>;
+const ungated: SendGate = (_endpointId, send) => send();
+
 /** What an attempt needs of its delivery row. */
 export type AttemptedDelivery = Pick<WebhookDeliveryRecord, 'id' | 'endpointId' | 'payload' | 'attempts' | 'isTest'>;
 
@@ -47,20 +55,20 @@ export class WebhookDeliverer {
     return secrets;
   }
 
-  async attempt(deliveryId: string): Promise<AttemptResult> {
+  async attempt(deliveryId: string, gate: SendGate = ungated): Promise<AttemptResult> {
     const { store } = this.options;
     const delivery = await store.delivery(deliveryId);
     if (delivery === undefined || delivery.status !== 'pending') return { state: 'skipped' };
     const endpoint = await store.endpoint(delivery.endpointId);
     if (endpoint === undefined) return { state: 'skipped' };
-    return this.attemptLoaded(delivery, endpoint);
+    return this.attemptLoaded(delivery, endpoint, gate);
   }
 
   /**
    * An attempt of a pending delivery whose row and endpoint the caller has just read or written
    * (distributed mode's first attempt, shared/webhooks/event-deliveries.ts): no second read.
    */
-  async attemptLoaded(delivery: AttemptedDelivery, endpoint: WebhookEndpointRecord): Promise<AttemptResult> {
+  async attemptLoaded(delivery: AttemptedDelivery, endpoint: WebhookEndpointRecord, gate: SendGate = ungated): Promise<AttemptResult> {
     const { store, logger } = this.options;
     const now = this.options.now ?? Date.now;
     if (endpoint.disabledAt !== undefined && !delivery.isTest) {
@@ -71,7 +79,7 @@ export class WebhookDeliverer {
     const headers = signedHeaders(this.activeSecrets(endpoint, now()), delivery.id, timestamp, delivery.payload);
     // undici is loaded with the first attempt, not at start: most embedded nodes never send one.
     const { sendAttempt } = await import('./send.js');
-    const outcome = await sendAttempt(endpoint.url, headers, delivery.payload, this.options.send);
+    const outcome = await gate(endpoint.id, () => sendAttempt(endpoint.url, headers, delivery.payload, this.options.send));
     const verdict = classify(outcome);
     this.options.metrics?.attempted(verdict.kind, outcome.latencyMs / 1000);
     const log = logger.child({ deliveryId: delivery.id, endpointId: endpoint.id, attempt: delivery.attempts + 1 });

@@ -18,7 +18,7 @@ import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js'
 import { BullMqWebhookProducer, type WebhookJobData } from '../../shared/webhooks/bullmq.js';
 import type { WebhookMetrics } from '../../shared/webhooks/metrics.js';
 import type { WebhookCore } from '../../shared/webhooks/open.js';
-import type { AttemptResult } from '../../shared/webhooks/deliver.js';
+import type { AttemptResult, SendGate } from '../../shared/webhooks/deliver.js';
 import { EventDeliveries } from '../../shared/webhooks/event-deliveries.js';
 import type { FinishedJobListener } from './options.js';
 
@@ -27,9 +27,9 @@ export interface WebhookWorkerOptions {
   prefix: string | undefined;
   core: WebhookCore;
   logger: Logger;
-  /** Attempts at once in this process. */
+  /** Queue jobs at once in this process (each reads and writes the store around its requests). */
   concurrency: number;
-  /** Attempts at once to one endpoint in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  /** Requests in flight to one endpoint in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
   perEndpoint: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -52,6 +52,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   const producer = new BullMqWebhookProducer(producerRedis, options.prefix);
   const events = new EventDeliveries(core.db, core.store);
   const slots = new EndpointSlots(options.perEndpoint);
+  const gate: SendGate = (endpointId, send) => slots.run(endpointId, send);
   const retryIfAsked = async (deliveryId: string, result: AttemptResult): Promise<void> => {
     if (result.state === 'retry') await producer.attempt(deliveryId, result.attemptsMade, result.delayMs);
   };
@@ -64,7 +65,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
         const firsts = await events.record(data.job, data.target);
         const settled = await Promise.allSettled(
           firsts.map(async ({ delivery, endpoint }) =>
-            retryIfAsked(delivery.id, await slots.run(endpoint.id, () => core.deliverer.attemptLoaded(delivery, endpoint))),
+            retryIfAsked(delivery.id, await core.deliverer.attemptLoaded(delivery, endpoint, gate)),
           ),
         );
         // Every attempt has ended; one that could not record its outcome fails the job, whose
@@ -73,9 +74,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
         if (failure !== undefined) throw failure.reason;
         return;
       }
-      const delivery = await core.store.delivery(data.deliveryId);
-      if (delivery === undefined || delivery.status !== 'pending') return;
-      await retryIfAsked(data.deliveryId, await slots.run(delivery.endpointId, () => core.deliverer.attempt(data.deliveryId)));
+      await retryIfAsked(data.deliveryId, await core.deliverer.attempt(data.deliveryId, gate));
     },
     {
       connection: base,
@@ -114,7 +113,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   };
 }
 
-/** At most `limit` attempts to one endpoint at once in this process; the rest wait their turn. */
+/** At most `limit` requests to one endpoint at once in this process; the rest wait their turn. */
 class EndpointSlots {
   private readonly busy = new Map<string, number>();
   private readonly waiting = new Map<string, Array<() => void>>();
