@@ -78,7 +78,9 @@ export class EventDeliveries {
     return rows.flatMap((r) => {
       const endpoint = byId.get(r.endpoint_id);
       if (endpoint === undefined) return [];
-      return [{ delivery: { id: r.id, endpointId: r.endpoint_id, payload: r.payload, attempts: r.attempts, isTest: r.is_test === 1 }, endpoint }];
+      return [
+        { delivery: { id: r.id, endpointId: r.endpoint_id, payload: r.payload, attempts: r.attempts, isTest: r.is_test === 1 }, endpoint },
+      ];
     });
   }
 }

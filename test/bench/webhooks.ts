@@ -207,7 +207,14 @@ async function finishedAt(base: string, apiKey: string, id: string): Promise<str
  * added one after another as fast as Redis takes them, so the worker runs flat out and the rate is
  * its delivery capacity for one endpoint.
  */
-async function workerCpuPerDelivery(worker: ServerProcess, prefix: string, accountId: string, rx: Receiver, hookPath: string, before: number) {
+async function workerCpuPerDelivery(
+  worker: ServerProcess,
+  prefix: string,
+  accountId: string,
+  rx: Receiver,
+  hookPath: string,
+  before: number,
+) {
   const redis = createRedis(args.redis, 'producer', { logger: createLogger('silent') });
   const producer = new BullMqWebhookProducer(redis, prefix);
   try {
@@ -219,7 +226,10 @@ async function workerCpuPerDelivery(worker: ServerProcess, prefix: string, accou
     const seconds = (performance.now() - t0) / 1000;
     const perDelivery = Math.round((cpuMicros(worker.pid) - cpu0) / EVENTS);
     process.stdout.write(
-      `  worker alone: ${EVENTS} events added one after another, all delivered in ${seconds.toFixed(2)} s (${Math.round(EVENTS / seconds)}/s); worker CPU µs per delivery ${perDelivery} (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})\n`,
+      `  worker alone: ${EVENTS} events added one after another, all delivered in ${seconds.toFixed(2)} s (${Math.round(EVENTS / seconds)}/s); worker CPU µs per delivery ${perDelivery} (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})\n`,
     );
   } finally {
     await producer.close();
@@ -265,7 +275,10 @@ async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
       `completion → receipt ms: min ${latencies[0]} p50 ${p50} p95 ${percentile(latencies, 95)} p99 ${percentile(latencies, 99)} max ${latencies.at(-1)};`,
       `CPU µs per job: ${cpuPerJob.join(', ')};`,
       `target p50 ≤ ${TARGET_P50_MS} ms: ${p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`,
-      `(load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+      `(load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     ];
     process.stdout.write(`${line.join(' ')}\n`);
     const worker = started.procs.find((p) => p.name === 'worker');
