@@ -32,7 +32,9 @@ export async function startWorkerWebhooks(config: Config, logger: Logger, metric
     prefix: config.QUEUE_PREFIX,
     core,
     logger,
-    concurrency: Math.max(8, config.WEBHOOK_ENDPOINT_CONCURRENCY),
+    // Twice the requests one endpoint may have in flight: the other half reads and writes the
+    // store meanwhile (docs/decisions.md "Webhooks").
+    concurrency: Math.max(16, 2 * config.WEBHOOK_ENDPOINT_CONCURRENCY),
     perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     lockDurationMs: config.WORKER_LOCK_MS,
     stalledIntervalMs: config.WORKER_STALLED_INTERVAL_MS,

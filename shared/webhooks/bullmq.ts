@@ -1,7 +1,8 @@
 /**
  * Distributed mode's webhook work on the BullMQ `webhook` queue (naming.ts WEBHOOK_QUEUE_NAME).
- * Two job names: `event` (a finished async job, turned into deliveries by a worker) and `attempt`
- * (one attempt of one delivery, delayed to when it is due). Job ids are deterministic —
+ * Two job names: `event` (a finished async job, turned into deliveries and their first attempts by
+ * a worker) and `attempt` (one attempt of one delivery, delayed to when it is due: a retry, or the
+ * first attempt of a replay or a test event). Job ids are deterministic —
  * `evt-<job id>-<state>` and `<delivery id>-<attempts made>` — so the same event or the same
  * attempt added twice (a finisher run again, the rescue sweep) is one BullMQ job.
  */

@@ -11,7 +11,7 @@
  * A test event gets one attempt and never counts against its endpoint.
  */
 import type { Logger } from '../log.js';
-import type { KyselyWebhookStore, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
+import type { KyselyWebhookStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
 import type { SecretBox } from './secrets.js';
 import { nextDelayMs, parseRetryAfter } from './schedule.js';
 import type { AttemptOutcome, SendPolicy } from './send.js';
@@ -29,6 +29,17 @@ export interface DelivererOptions {
   now?: () => number;
 }
 
+/**
+ * Runs the HTTP request of an attempt, when a slot of its endpoint is free: what a per-endpoint
+ * bound (WEBHOOK_ENDPOINT_CONCURRENCY) limits is requests in flight to the receiver, so the
+ * store's reads and writes around them do not hold a slot (docs/decisions.md "Webhooks").
+ */
+export type SendGate = (endpointId: string, send: () => Promise<AttemptOutcome>) => Promise<AttemptOutcome>;
+const ungated: SendGate = (_endpointId, send) => send();
+
+/** What an attempt needs of its delivery row. */
+export type AttemptedDelivery = Pick<WebhookDeliveryRecord, 'id' | 'endpointId' | 'payload' | 'attempts' | 'isTest'>;
+
 export type AttemptResult =
   { state: 'delivered' | 'failed' | 'skipped' } | { state: 'retry'; delayMs: number; endpointId: string; attemptsMade: number };
 
@@ -44,13 +55,22 @@ export class WebhookDeliverer {
     return secrets;
   }
 
-  async attempt(deliveryId: string): Promise<AttemptResult> {
-    const { store, logger } = this.options;
-    const now = this.options.now ?? Date.now;
+  async attempt(deliveryId: string, gate: SendGate = ungated): Promise<AttemptResult> {
+    const { store } = this.options;
     const delivery = await store.delivery(deliveryId);
     if (delivery === undefined || delivery.status !== 'pending') return { state: 'skipped' };
     const endpoint = await store.endpoint(delivery.endpointId);
     if (endpoint === undefined) return { state: 'skipped' };
+    return this.attemptLoaded(delivery, endpoint, gate);
+  }
+
+  /**
+   * An attempt of a pending delivery whose row and endpoint the caller has just read or written
+   * (distributed mode's first attempt, shared/webhooks/event-deliveries.ts): no second read.
+   */
+  async attemptLoaded(delivery: AttemptedDelivery, endpoint: WebhookEndpointRecord, gate: SendGate = ungated): Promise<AttemptResult> {
+    const { store, logger } = this.options;
+    const now = this.options.now ?? Date.now;
     if (endpoint.disabledAt !== undefined && !delivery.isTest) {
       await store.recordAttempt(delivery.id, this.closing('failed', { latencyMs: 0, error: 'endpoint-disabled' }), now());
       return { state: 'failed' };
@@ -59,14 +79,15 @@ export class WebhookDeliverer {
     const headers = signedHeaders(this.activeSecrets(endpoint, now()), delivery.id, timestamp, delivery.payload);
     // undici is loaded with the first attempt, not at start: most embedded nodes never send one.
     const { sendAttempt } = await import('./send.js');
-    const outcome = await sendAttempt(endpoint.url, headers, delivery.payload, this.options.send);
+    const outcome = await gate(endpoint.id, () => sendAttempt(endpoint.url, headers, delivery.payload, this.options.send));
     const verdict = classify(outcome);
     this.options.metrics?.attempted(verdict.kind, outcome.latencyMs / 1000);
     const log = logger.child({ deliveryId: delivery.id, endpointId: endpoint.id, attempt: delivery.attempts + 1 });
 
     if (verdict.kind === 'success') {
       await store.recordAttempt(delivery.id, this.closing('delivered', outcome), now());
-      if (!delivery.isTest) await store.markEndpointHealth(endpoint.id, undefined);
+      // Only an endpoint in a failing run has one to end (docs/decisions.md "Webhooks": no write that changes nothing).
+      if (!delivery.isTest && endpoint.failingSince !== undefined) await store.markEndpointHealth(endpoint.id, undefined);
       log.info({ status: outcome.status, latencyMs: outcome.latencyMs }, 'webhook delivered');
       return { state: 'delivered' };
     }
@@ -80,7 +101,7 @@ export class WebhookDeliverer {
       log.warn({ status: 410 }, 'webhook endpoint disabled: 410 Gone');
       return { state: 'failed' };
     }
-    await store.markEndpointHealth(endpoint.id, now());
+    if (endpoint.failingSince === undefined) await store.markEndpointHealth(endpoint.id, now());
     const failingSince = endpoint.failingSince ?? now();
     if (now() - failingSince >= this.options.disableAfterMs) {
       await store.recordAttempt(delivery.id, this.closing('failed', outcome), now());

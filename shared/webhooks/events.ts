@@ -62,3 +62,21 @@ export function testEvent(now = Date.now()): WebhookEvent {
 export function filterMatches(filter: readonly string[], type: string): boolean {
   return filter.length === 0 || filter.includes(type);
 }
+
+/** What makes an event's deliveries unique per endpoint (the table's (endpoint, event) key). */
+export function eventKeyOf(type: string, subject: string): string {
+  return `${type}:${subject}`;
+}
+
+/**
+ * The endpoints a finished job's event goes to: the one the submission named (whatever its filter),
+ * else every one whose filter takes the event (docs/decisions.md "Webhooks").
+ */
+export function endpointsForEvent<E extends { id: string; eventTypes: readonly string[] }>(
+  enabled: readonly E[],
+  type: string,
+  target: { endpointId?: string | undefined } | undefined,
+): E[] {
+  if (target?.endpointId !== undefined) return enabled.filter((e) => e.id === target.endpointId);
+  return enabled.filter((e) => filterMatches(e.eventTypes, type));
+}

@@ -28,6 +28,8 @@ export type WebhookConfig = Pick<
 >;
 
 export interface WebhookCore {
+  /** The store's database, for the statements that span both webhook tables' work (event-deliveries.ts). */
+  db: Kysely<Database>;
   store: KyselyWebhookStore;
   deliverer: WebhookDeliverer;
   box: NonNullable<Awaited<ReturnType<typeof openSecretBox>>>;
@@ -57,5 +59,5 @@ export async function openWebhookCore(
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000,
     metrics: options.metrics,
   });
-  return { store, deliverer, box, secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000, allowCidrs };
+  return { db, store, deliverer, box, secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000, allowCidrs };
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KyselyWebhookStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
-import { filterMatches, jobEvent, testEvent, type FinishedJob, type WebhookEvent } from './events.js';
+import { endpointsForEvent, eventKeyOf, jobEvent, testEvent, type FinishedJob, type WebhookEvent } from './events.js';
 import { generateSecret, type SecretBox } from './secrets.js';
 
 /** Hands new or replayed deliveries to whatever runs attempts (at once: their first attempt is due now). */
@@ -105,15 +105,13 @@ export class WebhookService {
    */
   async jobFinished(job: FinishedJob, target?: { endpointId?: string | undefined }): Promise<string[]> {
     const event = jobEvent(job);
-    let endpoints = await this.options.store.enabledEndpoints(job.accountId);
-    if (target?.endpointId !== undefined) endpoints = endpoints.filter((e) => e.id === target.endpointId);
-    else endpoints = endpoints.filter((e) => filterMatches(e.eventTypes, event.type));
-    return this.enqueue(endpoints, event, `${event.type}:${job.id}`, false);
+    const endpoints = endpointsForEvent(await this.options.store.enabledEndpoints(job.accountId), event.type, target);
+    return this.enqueue(endpoints, event, eventKeyOf(event.type, job.id), false);
   }
 
   /** A `webhook.test` event to one endpoint (enabled or not): one attempt, not counted against it. */
   async sendTest(endpoint: WebhookEndpointRecord): Promise<string | undefined> {
-    const [id] = await this.enqueue([endpoint], testEvent(), `webhook.test:${newDeliveryId()}`, true);
+    const [id] = await this.enqueue([endpoint], testEvent(), eventKeyOf('webhook.test', newDeliveryId()), true);
     return id;
   }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:webhooks [-- --jobs N] [--only embedded|distributed] [--submitters C] [--redis URL]`:
+ * `npm run bench:webhooks [-- --jobs N] [--only embedded|distributed] [--submitters C] [--events N] [--redis URL]`:
  * webhook delivery latency, from a job's completion to the moment the signed job.completed reaches
  * a loopback receiver (target: p50 ≤ 1 s over 1,000 jobs, docs/webhooks.md "Where delivery runs").
  *
@@ -14,7 +14,8 @@
  * By default one submitter sends the jobs one after another (each once the previous is accepted), so
  * the figure is the latency of a delivery. `--submitters 8` is a burst: the jobs then complete
  * faster than one endpoint takes deliveries (WEBHOOK_ENDPOINT_CONCURRENCY attempts at once), and the
- * figure becomes the time spent queued behind the backlog (README "Performance").
+ * figure becomes the time spent queued behind the backlog (README "Performance"). In distributed
+ * mode a second phase measures the worker's CPU per delivery alone (`--events`, 0 to skip).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,13 +27,15 @@ import { Webhook } from 'standardwebhooks';
 import { createApiKey } from '../../shared/keys/api-keys.js';
 import { createLogger } from '../../shared/log.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
+import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js';
+import { BullMqWebhookProducer } from '../../shared/webhooks/bullmq.js';
 import { openWebhookCore } from '../../shared/webhooks/open.js';
 import { WebhookService } from '../../shared/webhooks/service.js';
 import { dropPrefix } from '../queue/redis-helpers.js';
 import { waitFor } from '../helpers/wait.js';
 import { createTestDatabase, type TestDatabase } from '../store/engines.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { freePort, placement, ROOT, ServerProcess } from './procs.js';
+import { cpuMicros, freePort, placement, ROOT, ServerProcess } from './procs.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,10 +43,12 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     submitters: { type: 'string', default: '1' },
     redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+    events: { type: 'string', default: '1000' },
   },
 });
 const JOBS = Number(args.jobs);
 const SUBMITTERS = Number(args.submitters);
+const EVENTS = Number(args.events);
 const TARGET_P50_MS = 1000;
 
 type Mode = 'embedded' | 'distributed';
@@ -101,7 +106,7 @@ async function startMode(
   mode: Mode,
   setup: Setup,
   workDir: string,
-): Promise<{ url: string; procs: ServerProcess[]; cleanup(): Promise<void> }> {
+): Promise<{ url: string; procs: ServerProcess[]; prefix?: string; cleanup(): Promise<void> }> {
   const common = { DATA_DIR: setup.dataDir, PORT: '0', WEBHOOK_ALLOW_CIDRS: '127.0.0.1' };
   if (mode === 'embedded') {
     const proc = await node('embedded', 'embedded', common, /listening on (http:\/\/\S+)/, workDir);
@@ -120,6 +125,7 @@ async function startMode(
   return {
     url: api.url,
     procs: [api, worker],
+    prefix,
     async cleanup() {
       await dropPrefix(args.redis, prefix);
       await setup.database?.cleanup();
@@ -195,17 +201,56 @@ async function finishedAt(base: string, apiKey: string, id: string): Promise<str
   return body.timestamp;
 }
 
+/**
+ * The worker's CPU per delivery alone (/proc, user + system): `--events` finished-job events added
+ * straight to the webhook queue, as a worker's finisher adds them, with no job to run first; they are
+ * added one after another as fast as Redis takes them, so the worker runs flat out and the rate is
+ * its delivery capacity for one endpoint.
+ */
+async function workerCpuPerDelivery(
+  worker: ServerProcess,
+  prefix: string,
+  accountId: string,
+  rx: Receiver,
+  hookPath: string,
+  before: number,
+) {
+  const redis = createRedis(args.redis, 'producer', { logger: createLogger('silent') });
+  const producer = new BullMqWebhookProducer(redis, prefix);
+  try {
+    const cpu0 = cpuMicros(worker.pid);
+    const t0 = performance.now();
+    const finishedAt = Date.now();
+    for (let i = 0; i < EVENTS; i++) await producer.event({ id: `cpu-${i}`, kind: 'batch', accountId, state: 'completed', finishedAt }, {});
+    await waitForAll(rx, hookPath, before + EVENTS, 300_000);
+    const seconds = (performance.now() - t0) / 1000;
+    const perDelivery = Math.round((cpuMicros(worker.pid) - cpu0) / EVENTS);
+    process.stdout.write(
+      `  worker alone: ${EVENTS} events added one after another, all delivered in ${seconds.toFixed(2)} s (${Math.round(EVENTS / seconds)}/s); worker CPU µs per delivery ${perDelivery} (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})\n`,
+    );
+  } finally {
+    await producer.close();
+    await closeRedis(redis);
+  }
+}
+
 async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
   const setup = await prepare(workDir, mode);
   const started = await startMode(mode, setup, workDir);
   try {
     const hookPath = `/${mode}`;
     const secret = await createEndpoint(mode, setup, rx.url(hookPath));
+    const cpuBefore = started.procs.map((p) => cpuMicros(p.pid));
     const t0 = performance.now();
     const ids = await submitAll(started.url, setup.apiKey);
     const submitSeconds = (performance.now() - t0) / 1000;
     await waitForAll(rx, hookPath, JOBS, 300_000);
     const drainSeconds = (performance.now() - t0) / 1000;
+    // CPU per job of each node (/proc, user + system), from the first submission to the last receipt.
+    const cpuPerJob = started.procs.map((p, i) => `${p.name} ${Math.round((cpuMicros(p.pid) - (cpuBefore[i] ?? 0)) / JOBS)}`);
     const got = rx.received.filter((r) => r.path === hookPath);
     const verifier = new Webhook(secret);
     const byJob = new Map<string, { timestamp: string; at: number }>();
@@ -228,10 +273,17 @@ async function run(mode: Mode, workDir: string, rx: Receiver): Promise<void> {
     const line = [
       `${mode}: ${JOBS} jobs (${SUBMITTERS} submitters, all submitted in ${submitSeconds.toFixed(2)} s, all delivered after ${drainSeconds.toFixed(2)} s);`,
       `completion → receipt ms: min ${latencies[0]} p50 ${p50} p95 ${percentile(latencies, 95)} p99 ${percentile(latencies, 99)} max ${latencies.at(-1)};`,
+      `CPU µs per job: ${cpuPerJob.join(', ')};`,
       `target p50 ≤ ${TARGET_P50_MS} ms: ${p50 <= TARGET_P50_MS ? 'met' : 'NOT met'}`,
-      `(load average ${os.loadavg()[0]!.toFixed(1)})`,
+      `(load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')})`,
     ];
     process.stdout.write(`${line.join(' ')}\n`);
+    const worker = started.procs.find((p) => p.name === 'worker');
+    if (worker !== undefined && started.prefix !== undefined && EVENTS > 0)
+      await workerCpuPerDelivery(worker, started.prefix, setup.accountId, rx, hookPath, got.length);
   } finally {
     await Promise.all(started.procs.map((p) => p.stop()));
     await started.cleanup();

@@ -1,11 +1,12 @@
 /**
- * The consumer of the BullMQ `webhook` queue (shared/webhooks/bullmq.ts). `event` jobs become
- * delivery rows (one per matching endpoint) and their first attempts; `attempt` jobs run one
- * attempt and add the next one, delayed, when the answer calls for a retry.
+ * The consumer of the BullMQ `webhook` queue (shared/webhooks/bullmq.ts). An `event` job records
+ * its delivery rows (one per matching endpoint) and makes their first attempts itself
+ * (shared/webhooks/event-deliveries.ts); `attempt` jobs, queued only for a retry, a replay or a
+ * test event, run one attempt. Either adds the next attempt, delayed, when the answer calls for one.
  *
  * Delivery is at least once: a worker killed during an attempt loses its lock, BullMQ's stalled
- * check hands the same attempt job to another worker, and the delivery, still pending in the
- * store, is sent again with the same webhook-id. A worker that dies after recording an attempt
+ * check hands the same job to another worker, and the delivery, still pending in the store with
+ * that attempt unrecorded, is sent again with the same webhook-id. A worker that dies after recording an attempt
  * but before adding the next is covered by the rescue sweep: due rows left pending for a while
  * are added again under their deterministic job id (a duplicate add is a no-op).
  */
@@ -17,7 +18,8 @@ import { closeRedis, createRedis } from '../../shared/queue/redis-connection.js'
 import { BullMqWebhookProducer, type WebhookJobData } from '../../shared/webhooks/bullmq.js';
 import type { WebhookMetrics } from '../../shared/webhooks/metrics.js';
 import type { WebhookCore } from '../../shared/webhooks/open.js';
-import { WebhookService } from '../../shared/webhooks/service.js';
+import type { AttemptResult, SendGate } from '../../shared/webhooks/deliver.js';
+import { EventDeliveries } from '../../shared/webhooks/event-deliveries.js';
 import type { FinishedJobListener } from './options.js';
 
 export interface WebhookWorkerOptions {
@@ -25,9 +27,9 @@ export interface WebhookWorkerOptions {
   prefix: string | undefined;
   core: WebhookCore;
   logger: Logger;
-  /** Attempts at once in this process. */
+  /** Queue jobs at once in this process (each reads and writes the store around its requests). */
   concurrency: number;
-  /** Attempts at once to one endpoint in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  /** Requests in flight to one endpoint in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
   perEndpoint: number;
   lockDurationMs?: number;
   stalledIntervalMs?: number;
@@ -48,26 +50,31 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   const base = createRedis(options.connection, 'worker', { logger, connectionName: 'sha224d:webhook-worker' });
   const producerRedis = createRedis(options.connection, 'producer', { logger, connectionName: 'sha224d:webhook-producer' });
   const producer = new BullMqWebhookProducer(producerRedis, options.prefix);
-  const service = new WebhookService({
-    store: core.store,
-    box: core.box,
-    schedule: producer.schedule,
-    secretOverlapMs: core.secretOverlapMs,
-  });
+  const events = new EventDeliveries(core.db, core.store);
   const slots = new EndpointSlots(options.perEndpoint);
+  const gate: SendGate = (endpointId, send) => slots.run(endpointId, send);
+  const retryIfAsked = async (deliveryId: string, result: AttemptResult): Promise<void> => {
+    if (result.state === 'retry') await producer.attempt(deliveryId, result.attemptsMade, result.delayMs);
+  };
 
   const worker = new Worker<WebhookJobData>(
     WEBHOOK_QUEUE_NAME,
     async (job) => {
       const data = job.data;
       if (data.type === 'event') {
-        await service.jobFinished(data.job, data.target);
+        const firsts = await events.record(data.job, data.target);
+        const settled = await Promise.allSettled(
+          firsts.map(async ({ delivery, endpoint }) =>
+            retryIfAsked(delivery.id, await core.deliverer.attemptLoaded(delivery, endpoint, gate)),
+          ),
+        );
+        // Every attempt has ended; one that could not record its outcome fails the job, whose
+        // retry finds that delivery still unattempted and attempts it again (event-deliveries.ts).
+        const failure = settled.find((s) => s.status === 'rejected');
+        if (failure !== undefined) throw failure.reason;
         return;
       }
-      const delivery = await core.store.delivery(data.deliveryId);
-      if (delivery === undefined || delivery.status !== 'pending') return;
-      const result = await slots.run(delivery.endpointId, () => core.deliverer.attempt(data.deliveryId));
-      if (result.state === 'retry') await producer.attempt(data.deliveryId, result.attemptsMade, result.delayMs);
+      await retryIfAsked(data.deliveryId, await core.deliverer.attempt(data.deliveryId, gate));
     },
     {
       connection: base,
@@ -106,7 +113,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   };
 }
 
-/** At most `limit` attempts to one endpoint at once in this process; the rest wait their turn. */
+/** At most `limit` requests to one endpoint at once in this process; the rest wait their turn. */
 class EndpointSlots {
   private readonly busy = new Map<string, number>();
   private readonly waiting = new Map<string, Array<() => void>>();
