@@ -5,6 +5,7 @@
 // loads at start (BUNDLED below).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -32,6 +33,22 @@ const BUNDLED = new Set([
   'ipaddr.js',
   'express',
 ]);
+/**
+ * Packages a bundled package imports that stay resolved from node_modules at run time all the same:
+ * data a cold start would otherwise compile as JavaScript. iconv-lite's CJK tables (550 kB of the
+ * express chunk) are required only when a body in such a charset arrives; mime-db's db.json
+ * (230 kB) is read with JSON.parse, far cheaper than compiling it as an object literal
+ * (docs/decisions.md "Speed"). Each must resolve, from dist/, to the very file the package that
+ * imports it would get, or the build stops.
+ */
+const RUNTIME_RESOLVED = new Set(['iconv-lite', 'mime-db']);
+const fromDist = createRequire(path.join(root, 'dist', 'resolve.js'));
+const sameResolution = (specifier, importer) => {
+  const wanted = createRequire(importer).resolve(specifier);
+  const got = fromDist.resolve(specifier);
+  if (wanted !== got) throw new Error(`${specifier}: ${importer} imports ${wanted}, dist/ would load ${got}`);
+  return true;
+};
 const packageOf = (specifier) =>
   specifier
     .split('/')
@@ -41,11 +58,14 @@ const externalPackages = {
   name: 'external-packages',
   setup(b) {
     // A package a bundled package imports is bundled with it: only bundled files are resolved here.
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      !args.path.startsWith('node:') && (BUNDLED.has(packageOf(args.path)) || args.importer.includes(`${path.sep}node_modules${path.sep}`))
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const name = packageOf(args.path);
+      if (RUNTIME_RESOLVED.has(name) && sameResolution(args.path, args.importer)) return { path: args.path, external: true };
+      return BUNDLED.has(name) || args.importer.includes(`${path.sep}node_modules${path.sep}`)
         ? undefined
-        : { path: args.path, external: true },
-    );
+        : { path: args.path, external: true };
+    });
   },
 };
 
