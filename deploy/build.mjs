@@ -21,7 +21,10 @@ const entries = {
  * JavaScript that every API node loads before its first request. Each is hundreds of small modules
  * (kysely 262 files, zod 95, prom-client and @opentelemetry/api 83), and a cold start spent most of
  * its CPU resolving, reading and compiling them one by one (docs/decisions.md "Cold start").
- * zod and zod-to-openapi go together: the latter extends the zod instance it imports.
+ * zod and zod-to-openapi go together: the latter extends the zod instance it imports. ioredis (and
+ * its ~60 modules) is what a distributed API node adds at start; embedded mode imports it only with
+ * REDIS_URL, so it sits in a chunk of its own. BullMQ stays external and is handed this bundle's
+ * clients (it imports its own ioredis only when given options instead, which this service never does).
  */
 const BUNDLED = new Set([
   'kysely',
@@ -32,6 +35,7 @@ const BUNDLED = new Set([
   'rate-limiter-flexible',
   'ipaddr.js',
   'express',
+  'ioredis',
 ]);
 /**
  * Packages a bundled package imports that stay resolved from node_modules at run time all the same:
