@@ -5,6 +5,7 @@
 // loads at start (BUNDLED below).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
@@ -20,7 +21,10 @@ const entries = {
  * JavaScript that every API node loads before its first request. Each is hundreds of small modules
  * (kysely 262 files, zod 95, prom-client and @opentelemetry/api 83), and a cold start spent most of
  * its CPU resolving, reading and compiling them one by one (docs/decisions.md "Cold start").
- * zod and zod-to-openapi go together: the latter extends the zod instance it imports.
+ * zod and zod-to-openapi go together: the latter extends the zod instance it imports. ioredis (and
+ * its ~60 modules) is what a distributed API node adds at start; embedded mode imports it only with
+ * REDIS_URL, so it sits in a chunk of its own. BullMQ stays external and is handed this bundle's
+ * clients (it imports its own ioredis only when given options instead, which this service never does).
  */
 const BUNDLED = new Set([
   'kysely',
@@ -31,7 +35,24 @@ const BUNDLED = new Set([
   'rate-limiter-flexible',
   'ipaddr.js',
   'express',
+  'ioredis',
 ]);
+/**
+ * Packages a bundled package imports that stay resolved from node_modules at run time all the same:
+ * data a cold start would otherwise compile as JavaScript. iconv-lite's CJK tables (550 kB of the
+ * express chunk) are required only when a body in such a charset arrives; mime-db's db.json
+ * (230 kB) is read with JSON.parse, far cheaper than compiling it as an object literal
+ * (docs/decisions.md "Speed"). Each must resolve, from dist/, to the very file the package that
+ * imports it would get, or the build stops.
+ */
+const RUNTIME_RESOLVED = new Set(['iconv-lite', 'mime-db']);
+const fromDist = createRequire(path.join(root, 'dist', 'resolve.js'));
+const sameResolution = (specifier, importer) => {
+  const wanted = createRequire(importer).resolve(specifier);
+  const got = fromDist.resolve(specifier);
+  if (wanted !== got) throw new Error(`${specifier}: ${importer} imports ${wanted}, dist/ would load ${got}`);
+  return true;
+};
 const packageOf = (specifier) =>
   specifier
     .split('/')
@@ -41,11 +62,14 @@ const externalPackages = {
   name: 'external-packages',
   setup(b) {
     // A package a bundled package imports is bundled with it: only bundled files are resolved here.
-    b.onResolve({ filter: /^[^./]/ }, (args) =>
-      !args.path.startsWith('node:') && (BUNDLED.has(packageOf(args.path)) || args.importer.includes(`${path.sep}node_modules${path.sep}`))
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const name = packageOf(args.path);
+      if (RUNTIME_RESOLVED.has(name) && sameResolution(args.path, args.importer)) return { path: args.path, external: true };
+      return BUNDLED.has(name) || args.importer.includes(`${path.sep}node_modules${path.sep}`)
         ? undefined
-        : { path: args.path, external: true },
-    );
+        : { path: args.path, external: true };
+    });
   },
 };
 

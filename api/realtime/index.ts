@@ -100,8 +100,14 @@ function attach(
   });
   // Created in the turn its module arrives: from then on its engine serves /socket.io/ itself.
   const io = onFirstUse<SocketIoEndpoint>('socket.io', deps.logger, async () => {
-    const { createSocketIoEndpoint } = await import('./socketio.js');
-    return createSocketIoEndpoint(server, deps, registry, options, adapter);
+    const [{ createSocketIoEndpoint }, factory] = await Promise.all([import('./socketio.js'), adapter?.factory()]);
+    return createSocketIoEndpoint(
+      server,
+      deps,
+      registry,
+      options,
+      adapter && factory ? { factory, close: () => adapter.close() } : undefined,
+    );
   });
 
   /** An upgrade whose endpoint is not built yet: its socket waits (Node reads nothing from it meanwhile). */

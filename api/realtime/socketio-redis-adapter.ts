@@ -3,7 +3,6 @@
  * module of its own so that only a process with REDIS_URL loads @socket.io/redis-adapter and
  * ioredis (engines.ts imports it dynamically); embedded mode keeps socket.io's in-memory adapter.
  */
-import { createAdapter, createShardedAdapter } from '@socket.io/redis-adapter';
 import type { RedisClient } from '../../shared/redis/client-factory.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/log.js';
@@ -38,9 +37,14 @@ export function createRedisAdapter(redisUrl: RedisTarget, config: Pick<Config, '
   const sub = createRedis(redisUrl, 'subscriber', { logger, connectionName: 'sha224d:socket.io-sub' });
   const channel = namespacedRedisKey(config.QUEUE_PREFIX, SOCKET_IO_REDIS_CHANNEL);
   return {
-    // On a cluster, sharded pub/sub (Redis ≥ 7): the subscriber is a Cluster with shardedSubscribers
-    // (createRedis's subscriber role), and every channel carries QUEUE_PREFIX's hash tag, so one slot.
-    factory: isCluster(sub) ? createShardedAdapter(pub, sub, { channelPrefix: channel }) : createAdapter(pub, sub, { key: channel }),
+    // The connections open at start; the adapter's package is imported when socket.io is built, on
+    // its first request: an API node's cold start loaded it for nothing (docs/decisions.md "Speed").
+    factory: async () => {
+      const { createAdapter, createShardedAdapter } = await import('@socket.io/redis-adapter');
+      // On a cluster, sharded pub/sub (Redis ≥ 7): the subscriber is a Cluster with shardedSubscribers
+      // (createRedis's subscriber role), and every channel carries QUEUE_PREFIX's hash tag, so one slot.
+      return isCluster(sub) ? createShardedAdapter(pub, sub, { channelPrefix: channel }) : createAdapter(pub, sub, { key: channel });
+    },
     close: async () => {
       await Promise.all([closeRedis(pub), closeRedis(sub)]);
     },

@@ -63,7 +63,16 @@ function splitArgs(args: unknown[]): { payload: unknown; ack: ((reply: Reply) =>
 
 /** A socket.io adapter and the connections under it (socketio-redis-adapter.ts in distributed mode). */
 export interface SocketIoAdapter {
-  factory: NonNullable<ServerOptions['adapter']>;
+  /** The adapter's constructor, its package imported on the first call (socketio-redis-adapter.ts). */
+  factory(): Promise<SocketIoAdapterFactory>;
+  close(): Promise<void>;
+}
+
+export type SocketIoAdapterFactory = NonNullable<ServerOptions['adapter']>;
+
+/** What createSocketIoEndpoint installs: the adapter with its factory loaded. */
+export interface LoadedSocketIoAdapter {
+  factory: SocketIoAdapterFactory;
   close(): Promise<void>;
 }
 
@@ -76,7 +85,7 @@ export function createSocketIoEndpoint(
   deps: ApiDeps,
   registry: ConnectionRegistry,
   options: RealtimeOptions,
-  adapter?: SocketIoAdapter,
+  adapter?: LoadedSocketIoAdapter,
 ): SocketIoEndpoint {
   const { logger } = deps;
   let closing: Promise<void> | undefined;

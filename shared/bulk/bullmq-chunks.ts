@@ -3,7 +3,8 @@
  * so operators size it on its own (workers/bulk/pool.ts) and a million-item job never waits in
  * front of a /v2/hash. A chunk's BullMQ job id is `<bulk id>-<index>`: queued twice, it runs once.
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { newQueue } from '../queue/bullmq-load.js';
 import { BULK_QUEUE_NAME } from '../naming.js';
 import type { Logger } from '../log.js';
 import { bullPrefixOf } from '../queue/bullmq-wire.js';
@@ -25,12 +26,25 @@ export const chunkJobId = (task: Pick<ChunkTask, 'bulkId' | 'index'>): string =>
 
 export class BullMqChunkQueue implements ChunkQueue {
   private readonly redis;
-  private readonly queue: Queue<ChunkTask>;
+  private queue: Promise<Queue<ChunkTask, unknown, string>> | undefined;
 
   constructor(private readonly options: BullMqChunkQueueOptions) {
     this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:bulk-producer' });
-    this.queue = new Queue<ChunkTask>(BULK_QUEUE_NAME, { connection: this.redis, prefix: bullPrefixOf(options.prefix) });
-    this.queue.on('error', (err) => options.logger.warn({ err }, 'bulk queue error'));
+  }
+
+  /**
+   * The queue, built (and BullMQ imported: shared/queue/bullmq-load.ts) on the first enqueue: an API
+   * node opens this at start, and loading BullMQ then cost ~130 ms of CPU and ~10 MiB before its
+   * first request (docs/decisions.md "Speed").
+   */
+  private built(): Promise<Queue<ChunkTask, unknown, string>> {
+    this.queue ??= newQueue<ChunkTask>(BULK_QUEUE_NAME, { connection: this.redis, prefix: bullPrefixOf(this.options.prefix) }).then(
+      (queue) => {
+        queue.on('error', (err) => this.options.logger.warn({ err }, 'bulk queue error'));
+        return queue;
+      },
+    );
+    return this.queue;
   }
 
   async enqueue(tasks: readonly ChunkTask[]): Promise<void> {
@@ -47,7 +61,7 @@ export class BullMqChunkQueue implements ChunkQueue {
         .slice(start, start + 500)
         .map((task) => ({ name: 'chunk', data: task, opts: { ...opts, jobId: chunkJobId(task) } }));
       try {
-        await this.queue.addBulk(slice);
+        await (await this.built()).addBulk(slice);
       } catch (err) {
         throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the bulk queue is unavailable', cause: err });
       }
@@ -55,7 +69,8 @@ export class BullMqChunkQueue implements ChunkQueue {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    const queue = await this.queue?.catch(() => undefined);
+    await queue?.close();
     await closeRedis(this.redis);
   }
 }

@@ -8,7 +8,8 @@
  * is rebuilt by hashing the stored bytes again, never trusted.
  */
 import type { Readable } from 'node:stream';
-import { createSHA224, type IHasher } from 'hash-wasm';
+import type * as HashWasm from 'hash-wasm';
+import type { IHasher } from 'hash-wasm';
 
 /** What wrote a saved state: algorithm, library and state format. */
 export const HASH_TAG = 'sha224/hash-wasm-4/116';
@@ -24,6 +25,18 @@ export interface ResumableHash {
 /** A hash-wasm hash: its state can always be saved. */
 export interface SavableHash extends ResumableHash {
   save(): string;
+}
+
+let hashWasm: Promise<typeof HashWasm> | undefined;
+
+/**
+ * hash-wasm, imported with the first resumable upload: its 280 kB module (the WebAssembly inlined)
+ * was read, scanned for its exports and compiled by every API node before its first request
+ * (docs/decisions.md "Speed").
+ */
+async function createSHA224(): Promise<IHasher> {
+  hashWasm ??= import('hash-wasm');
+  return (await hashWasm).createSHA224();
 }
 
 function wrap(hasher: IHasher): SavableHash {
