@@ -66,8 +66,19 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     feed.end();
   };
   const onGone = (): void => {
-    if (req.complete) return;
+    if (req.complete || aborted) return;
     aborted = true;
+    // What node:http had received but not yet handed over (the request was paused while the store
+    // was behind) is still readable here, though the request is destroyed: keep it too, or HEAD
+    // would report less than arrived. Once destroyed, read() no longer emits 'data'; the listener
+    // goes first so that no chunk is written twice either way.
+    req.off('data', onData);
+    for (let chunk: unknown = req.read(); chunk !== null; chunk = req.read()) {
+      if (Buffer.isBuffer(chunk)) {
+        feed.write(chunk);
+        bodyBytesRead(chunk.length);
+      }
+    }
     feed.end();
   };
   const detach = (): void => {
