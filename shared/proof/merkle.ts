@@ -57,27 +57,46 @@ export function rootHash(read: NodeReader, size: number): Buffer {
   return rangeHash(read, 0, size);
 }
 
+/**
+ * Hashes of the ranges [start, size) of one tree size, by start: every range a proof hashes rather
+ * than reads ends at the tree's size (the left siblings are complete subtrees), so the receipts of
+ * one checkpoint share them (docs/decisions.md "Proof of existence").
+ */
+export type EdgeHashes = Map<number, Buffer>;
+
 /** RFC 9162 §2.1.3.1 PATH(m, D[start:end]). */
-function path(read: NodeReader, m: number, start: number, end: number, out: Buffer[]): void {
+function path(read: NodeReader, m: number, start: number, end: number, out: Buffer[], edges: EdgeHashes | undefined): void {
   const n = end - start;
   if (n <= 1) return;
   const k = splitPoint(n);
   if (m < k) {
-    path(read, m, start, start + k, out);
-    out.push(rangeHash(read, start + k, end));
+    path(read, m, start, start + k, out, edges);
+    out.push(edgeHash(read, start + k, end, edges));
   } else {
-    path(read, m - k, start + k, end, out);
+    path(read, m - k, start + k, end, out, edges);
     out.push(rangeHash(read, start, start + k));
   }
 }
 
-/** The inclusion proof of leaf `index` in the tree of `size` leaves (0 ≤ index < size). */
-export function inclusionProof(read: NodeReader, index: number, size: number): Buffer[] {
+/** rangeHash of [start, end), taken from or kept in `edges` when it is one (not a complete subtree). */
+function edgeHash(read: NodeReader, start: number, end: number, edges: EdgeHashes | undefined): Buffer {
+  const n = end - start;
+  if (edges === undefined || (isPowerOfTwo(n) && start % n === 0)) return rangeHash(read, start, end);
+  let hash = edges.get(start);
+  if (hash === undefined) edges.set(start, (hash = rangeHash(read, start, end)));
+  return hash;
+}
+
+/**
+ * The inclusion proof of leaf `index` in the tree of `size` leaves (0 ≤ index < size). `edges`, kept
+ * by the caller for this `size` alone, spares the next proofs of the same size their hashing.
+ */
+export function inclusionProof(read: NodeReader, index: number, size: number, edges?: EdgeHashes): Buffer[] {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) {
     throw new RangeError(`no leaf ${index} in a tree of ${size}`);
   }
   const out: Buffer[] = [];
-  path(read, index, 0, size, out);
+  path(read, index, 0, size, out, edges);
   return out;
 }
 

@@ -14,11 +14,13 @@ export interface TlogProof {
   readonly checkpoint: string;
 }
 
-export function formatTlogProof(p: TlogProof): string {
-  const lines = [TLOG_PROOF_HEADER];
-  if (p.extra) lines.push(`extra ${p.extra.toString('base64')}`);
-  lines.push(`index ${p.index}`, ...p.hashes.map((h) => h.toString('base64')));
-  return `${lines.join('\n')}\n\n${p.checkpoint}`;
+/** `hashesBase64`: the proof's hashes already in base64 (a receipt writes them twice). */
+export function formatTlogProof(p: TlogProof, hashesBase64?: readonly string[]): string {
+  let text = TLOG_PROOF_HEADER;
+  if (p.extra) text += `\nextra ${p.extra.toString('base64')}`;
+  text += `\nindex ${p.index}`;
+  for (const hash of hashesBase64 ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
+  return `${text}\n\n${p.checkpoint}`;
 }
 
 export function parseTlogProof(text: string): TlogProof {
