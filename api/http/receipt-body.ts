@@ -1,10 +1,17 @@
 /** A transparency log receipt as JSON (docs/proving.md), the same on every route that answers one (v1 and v2). */
 import type { Response } from 'express';
+import type { Receipt } from '../../shared/proof/log.js';
 import type { LoggedReceipt } from '../operations/proof.js';
 import type { Body } from '../schemas/common.js';
 import type * as proof from '../schemas/proof.js';
 
-export function receiptBody({ receipt, logKey }: LoggedReceipt): Body<typeof proof.Receipt> {
+export function receiptBody(logged: LoggedReceipt): Body<typeof proof.Receipt> {
+  const { receipt, logKey } = logged;
+  return { ...leadingFields(receipt), checkpoint: receipt.checkpoint, tlog_proof: receipt.tlogProof, log_key: logKey };
+}
+
+/** The receipt's fields before `checkpoint`, in the order the answer writes them. */
+function leadingFields(receipt: Receipt) {
   return {
     id: receipt.id,
     index: receipt.index,
@@ -19,9 +26,6 @@ export function receiptBody({ receipt, logKey }: LoggedReceipt): Body<typeof pro
     tree_size: receipt.treeSize,
     root_hash: receipt.rootHash.toString('base64'),
     inclusion_proof: [...receipt.inclusionProofBase64],
-    checkpoint: receipt.checkpoint,
-    tlog_proof: receipt.tlogProof,
-    log_key: logKey,
   };
 }
 
@@ -50,23 +54,18 @@ function keyJson(key: string): Buffer {
  * existence"). `head` holds the answer's other fields, none named `receipt`.
  */
 export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
-  const { checkpoint, tlog_proof, log_key, ...first } = receiptBody(logged);
+  const { receipt, logKey } = logged;
   const headJson = JSON.stringify(head);
   const open = headJson === '{}' ? '{' : `${headJson.slice(0, -1)},`;
-  const prefixLength = tlog_proof.length - checkpoint.length - 2;
-  // formatTlogProof ends the proof with a blank line and the note; anything else is written whole.
-  if (prefixLength < 0 || !tlog_proof.endsWith(`\n\n${checkpoint}`)) {
-    return Buffer.from(JSON.stringify({ ...head, receipt: receiptBody(logged) }));
-  }
-  const note = noteJson(checkpoint);
-  const proofPrefix = JSON.stringify(tlog_proof.slice(0, prefixLength)).slice(0, -1);
+  const note = noteJson(receipt.checkpoint);
   return Buffer.concat([
-    Buffer.from(`${open}"receipt":${JSON.stringify(first).slice(0, -1)},"checkpoint":`),
+    Buffer.from(`${open}"receipt":${JSON.stringify(leadingFields(receipt)).slice(0, -1)},"checkpoint":`),
     note,
-    Buffer.from(`,"tlog_proof":${proofPrefix}\\n\\n`),
+    // tlog_proof is the head, a blank line and the note: the note's JSON without its opening quote ends it.
+    Buffer.from(`,"tlog_proof":${JSON.stringify(receipt.tlogProofHead).slice(0, -1)}\\n\\n`),
     note.subarray(1),
     Buffer.from(',"log_key":'),
-    keyJson(log_key),
+    keyJson(logKey),
     Buffer.from('}}'),
   ]);
 }

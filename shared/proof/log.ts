@@ -12,7 +12,7 @@ import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } 
 import type { LogKey } from './log-key.js';
 import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
-import { formatTlogProof } from './tlog-proof.js';
+import { tlogProofHead } from './tlog-proof.js';
 import { Sequencer } from './sequencer.js';
 
 export interface Receipt {
@@ -26,8 +26,9 @@ export interface Receipt {
   /** The same hashes in base64, as every rendering of a receipt writes them. */
   readonly inclusionProofBase64: readonly string[];
   readonly checkpoint: string;
-  /** C2SP tlog-proof@v1 text, the leaf record in its `extra` line. */
+  /** C2SP tlog-proof@v1 text, the leaf record in its `extra` line: `tlogProofHead`, a blank line, `checkpoint`. */
   readonly tlogProof: string;
+  readonly tlogProofHead: string;
 }
 
 export interface LogEntryInput {
@@ -220,6 +221,7 @@ export class TransparencyLog {
       if (text === undefined) shared.base64.set(hash, (text = hash.toString('base64')));
       return text;
     });
+    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, proofBase64);
     return {
       id: String(index),
       index,
@@ -230,7 +232,8 @@ export class TransparencyLog {
       inclusionProof: proof,
       inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
-      tlogProof: formatTlogProof({ extra: leafBytes, index, hashes: proof, checkpoint: cp.note }, proofBase64),
+      tlogProof: `${head}\n\n${cp.note}`,
+      tlogProofHead: head,
     };
   }
 

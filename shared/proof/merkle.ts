@@ -5,21 +5,35 @@
  * Verification follows RFC 9162 §2.1.3.2 and §2.1.4.2 step by step: it is what an offline client runs,
  * so it never trusts lengths or sizes it was given.
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 
 export const HASH_SIZE = 32;
 
-const LEAF_PREFIX = Buffer.from([0x00]);
-const NODE_PREFIX = Buffer.from([0x01]);
+/**
+ * SHA-256 in one call (node:crypto `hash`, Node ≥ 20.12) where the runtime has it, else through a
+ * Hash object: a tree hashes many 33- and 65-byte inputs, and the one-shot call skips the object
+ * and its three updates (docs/decisions.md "Proof of existence").
+ */
+const sha256Of: (input: Buffer) => Buffer =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (input) => crypto.hash('sha256', input, 'buffer')
+    : (input) => createHash('sha256').update(input).digest();
 
 /** SHA-256(0x00 ‖ leaf). */
 export function hashLeaf(leaf: Uint8Array): Buffer {
-  return createHash('sha256').update(LEAF_PREFIX).update(leaf).digest();
+  const input = Buffer.allocUnsafe(1 + leaf.length);
+  input[0] = 0x00;
+  input.set(leaf, 1);
+  return sha256Of(input);
 }
 
 /** SHA-256(0x01 ‖ left ‖ right). */
 export function hashChildren(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  const input = Buffer.allocUnsafe(1 + left.length + right.length);
+  input[0] = 0x01;
+  input.set(left, 1);
+  input.set(right, 1 + left.length);
+  return sha256Of(input);
 }
 
 /** MTH of the empty tree: SHA-256 of nothing. */

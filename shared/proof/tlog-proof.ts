@@ -14,13 +14,21 @@ export interface TlogProof {
   readonly checkpoint: string;
 }
 
-/** `hashesBase64`: the proof's hashes already in base64 (a receipt writes them twice). */
-export function formatTlogProof(p: TlogProof, hashesBase64?: readonly string[]): string {
+export function formatTlogProof(p: TlogProof): string {
+  return `${tlogProofHead(p)}\n\n${p.checkpoint}`;
+}
+
+/**
+ * The proof's text before the blank line and the checkpoint: its lines are ASCII, so a receipt keeps
+ * them apart from the note (whose signature line is not) to write them cheaply.
+ * `hashesBase64`: the proof's hashes already in base64 (a receipt writes them twice).
+ */
+export function tlogProofHead(p: Omit<TlogProof, 'checkpoint'>, hashesBase64?: readonly string[]): string {
   let text = TLOG_PROOF_HEADER;
   if (p.extra) text += `\nextra ${p.extra.toString('base64')}`;
   text += `\nindex ${p.index}`;
   for (const hash of hashesBase64 ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
-  return `${text}\n\n${p.checkpoint}`;
+  return text;
 }
 
 export function parseTlogProof(text: string): TlogProof {
