@@ -22,29 +22,27 @@ function leadingFields(receipt: Receipt) {
       account: receipt.leaf.account,
       time: new Date(receipt.leaf.timeMs).toISOString(),
     },
-    leaf_base64: receipt.leafBytes.toString('base64'),
+    leaf_base64: receipt.leafBase64,
     tree_size: receipt.treeSize,
-    root_hash: receipt.rootHash.toString('base64'),
+    root_hash: receipt.rootHashBase64,
     inclusion_proof: [...receipt.inclusionProofBase64],
   };
 }
 
 /**
- * The JSON of the checkpoint note and of the log key, kept for the last one seen: every receipt of
- * a batch names the same checkpoint, and the note's signature line holds an em dash, which would
- * make the whole answer a two-byte string to scan, measure and encode again per request.
+ * The JSON of the checkpoint note, and the answer's end (the note's JSON without its opening quote,
+ * then the log key), kept for the last note and key seen: every receipt of a batch names the same
+ * checkpoint, and the note's signature line holds an em dash, which would make the whole answer a
+ * two-byte string to scan, measure and encode again per request.
  */
-let lastNote: { note: string; json: Buffer } | undefined;
-let lastKey: { key: string; json: Buffer } | undefined;
+let last: { note: string; key: string; noteJson: Buffer; tail: Buffer } | undefined;
 
-function noteJson(note: string): Buffer {
-  if (lastNote?.note !== note) lastNote = { note, json: Buffer.from(JSON.stringify(note)) };
-  return lastNote.json;
-}
-
-function keyJson(key: string): Buffer {
-  if (lastKey?.key !== key) lastKey = { key, json: Buffer.from(JSON.stringify(key)) };
-  return lastKey.json;
+function checkpointParts(note: string, key: string): { noteJson: Buffer; tail: Buffer } {
+  if (last?.note !== note || last.key !== key) {
+    const noteJson = JSON.stringify(note);
+    last = { note, key, noteJson: Buffer.from(noteJson), tail: Buffer.from(`${noteJson.slice(1)},"log_key":${JSON.stringify(key)}}}`) };
+  }
+  return last;
 }
 
 /**
@@ -57,17 +55,34 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   const { receipt, logKey } = logged;
   const headJson = JSON.stringify(head);
   const open = headJson === '{}' ? '{' : `${headJson.slice(0, -1)},`;
-  const note = noteJson(receipt.checkpoint);
+  const { noteJson, tail } = checkpointParts(receipt.checkpoint, logKey);
+  // The tlog-proof head is ASCII without quotes or backslashes (a header, base64, digits): its only
+  // character JSON escapes is the newline. It is followed by a blank line and the note.
+  const proofHead = receipt.tlogProofHead.replaceAll('\n', '\\n');
   return Buffer.concat([
-    Buffer.from(`${open}"receipt":${JSON.stringify(leadingFields(receipt)).slice(0, -1)},"checkpoint":`),
-    note,
-    // tlog_proof is the head, a blank line and the note: the note's JSON without its opening quote ends it.
-    Buffer.from(`,"tlog_proof":${JSON.stringify(receipt.tlogProofHead).slice(0, -1)}\\n\\n`),
-    note.subarray(1),
-    Buffer.from(',"log_key":'),
-    keyJson(logKey),
-    Buffer.from('}}'),
+    Buffer.from(`${open}"receipt":${leadingJson(receipt)},"checkpoint":`),
+    noteJson,
+    Buffer.from(`,"tlog_proof":"${proofHead}\\n\\n`),
+    tail,
   ]);
+}
+
+/**
+ * `JSON.stringify(leadingFields(receipt))` without its closing brace, from a template: every string
+ * in it needs no escaping (the index in digits; the leaf's digest in hex, its source one of
+ * LEAF_SOURCES and its account tag base64url, as shared/proof/leaf.ts encodes and checks them; an
+ * ISO time; base64), so the text is the same.
+ */
+function leadingJson(receipt: Receipt): string {
+  const { leaf } = receipt;
+  let proof = '';
+  for (const hash of receipt.inclusionProofBase64) proof += proof === '' ? `"${hash}"` : `,"${hash}"`;
+  return (
+    `{"id":"${receipt.id}","index":${receipt.index},"leaf":{"digest":"${leaf.digest}","length":${leaf.length},` +
+    `"source":"${leaf.source}","account":"${leaf.account}","time":"${new Date(leaf.timeMs).toISOString()}"},` +
+    `"leaf_base64":"${receipt.leafBase64}","tree_size":${receipt.treeSize},"root_hash":"${receipt.rootHashBase64}",` +
+    `"inclusion_proof":[${proof}]`
+  );
 }
 
 /**

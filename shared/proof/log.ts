@@ -20,8 +20,10 @@ export interface Receipt {
   readonly index: number;
   readonly leaf: LeafRecord;
   readonly leafBytes: Buffer;
+  readonly leafBase64: string;
   readonly treeSize: number;
   readonly rootHash: Buffer;
+  readonly rootHashBase64: string;
   readonly inclusionProof: readonly Buffer[];
   /** The same hashes in base64, as every rendering of a receipt writes them. */
   readonly inclusionProofBase64: readonly string[];
@@ -56,7 +58,7 @@ export class TransparencyLog {
    * size and the base64 of every proof hash written (a batch's receipts are all against its
    * checkpoint, and their proofs mostly name the same nodes).
    */
-  #shared: { size: number; edges: EdgeHashes; base64: Map<Buffer, string> } | undefined;
+  #shared: { size: number; rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } | undefined;
 
   constructor(
     readonly store: LogStore,
@@ -214,21 +216,24 @@ export class TransparencyLog {
 
   /** A receipt from the tree in memory, which holds at least `cp.size` leaves. */
   #receipt(index: number, leafBytes: Buffer, leaf: LeafRecord, cp: StoredCheckpoint): Receipt {
-    const shared = this.#sharedAt(cp.size);
+    const shared = this.#sharedAt(cp.size, cp.root);
     const proof = inclusionProof(this.#tree.read, index, cp.size, shared.edges);
     const proofBase64 = proof.map((hash) => {
       let text = shared.base64.get(hash);
       if (text === undefined) shared.base64.set(hash, (text = hash.toString('base64')));
       return text;
     });
-    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, proofBase64);
+    const leafBase64 = leafBytes.toString('base64');
+    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 });
     return {
       id: String(index),
       index,
       leaf,
       leafBytes,
+      leafBase64,
       treeSize: cp.size,
       rootHash: cp.root,
+      rootHashBase64: shared.rootBase64,
       inclusionProof: proof,
       inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
@@ -237,8 +242,8 @@ export class TransparencyLog {
     };
   }
 
-  #sharedAt(size: number): { edges: EdgeHashes; base64: Map<Buffer, string> } {
-    if (this.#shared?.size !== size) this.#shared = { size, edges: new Map(), base64: new Map() };
+  #sharedAt(size: number, root: Buffer): { rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } {
+    if (this.#shared?.size !== size) this.#shared = { size, rootBase64: root.toString('base64'), edges: new Map(), base64: new Map() };
     return this.#shared;
   }
 

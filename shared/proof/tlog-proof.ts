@@ -20,14 +20,14 @@ export function formatTlogProof(p: TlogProof): string {
 
 /**
  * The proof's text before the blank line and the checkpoint: its lines are ASCII, so a receipt keeps
- * them apart from the note (whose signature line is not) to write them cheaply.
- * `hashesBase64`: the proof's hashes already in base64 (a receipt writes them twice).
+ * them apart from the note (whose signature line is not) to write them cheaply. `encoded`: the
+ * extra data and the hashes already in base64 (a receipt writes them twice).
  */
-export function tlogProofHead(p: Omit<TlogProof, 'checkpoint'>, hashesBase64?: readonly string[]): string {
+export function tlogProofHead(p: Omit<TlogProof, 'checkpoint'>, encoded?: { extra?: string; hashes?: readonly string[] }): string {
   let text = TLOG_PROOF_HEADER;
-  if (p.extra) text += `\nextra ${p.extra.toString('base64')}`;
+  if (p.extra) text += `\nextra ${encoded?.extra ?? p.extra.toString('base64')}`;
   text += `\nindex ${p.index}`;
-  for (const hash of hashesBase64 ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
+  for (const hash of encoded?.hashes ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
   return text;
 }
 

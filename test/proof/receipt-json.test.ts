@@ -7,6 +7,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonWithReceipt, receiptBody } from '../../api/http/receipt-body.js';
+import { LEAF_SOURCES } from '../../shared/proof/leaf.js';
 import { TransparencyLog } from '../../shared/proof/log.js';
 import { logKeyOf } from '../../shared/proof/log-key.js';
 import { hashLeaf, verifyInclusion } from '../../shared/proof/merkle.js';
@@ -31,7 +32,7 @@ describe.each(['test.example/log', 'tëst.example/"log"\\ü'])('receipt JSON of 
     const head = { success: true, hash: sha224('x'), algorithm: 'sha224', output: 'hex', timing_ms: 0.25 };
     for (const batch of [1, 7, 64, 3]) {
       const receipts = await Promise.all(
-        Array.from({ length: batch }, (_, i) => log.log({ digest: sha224(`${batch}:${i}`), length: i, source: 'data', accountId: `a${i % 3}` })),
+        Array.from({ length: batch }, (_, i) => log.log({ digest: sha224(`${batch}:${i}`), length: i * 1000, source: LEAF_SOURCES[i % LEAF_SOURCES.length]!, accountId: `a${i % 3}` })),
       );
       for (const receipt of receipts) {
         const logged = { receipt, logKey: key.verifierKey };
