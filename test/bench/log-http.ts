@@ -27,7 +27,11 @@ const sha224 = (data: string): string => createHash('sha224').update(data).diges
 /** One answer of each kind checked before anything is measured: the figures never describe errors. */
 async function check(server: ServerProcess, apiKey: string): Promise<void> {
   const post = async (body: string): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${server.url}/v2/hash`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+    const res = await fetch(`${server.url}/v2/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body,
+    });
     const json = (await res.json()) as Record<string, unknown>;
     if (res.status !== 200 || json.hash !== sha224(DATA)) throw new Error(`/v2/hash answered ${res.status} ${JSON.stringify(json)}`);
     return json;

@@ -32,17 +32,30 @@ describe.each(['test.example/log', 'tëst.example/"log"\\ü'])('receipt JSON of 
     const head = { success: true, hash: sha224('x'), algorithm: 'sha224', output: 'hex', timing_ms: 0.25 };
     for (const batch of [1, 7, 64, 3]) {
       const receipts = await Promise.all(
-        Array.from({ length: batch }, (_, i) => log.log({ digest: sha224(`${batch}:${i}`), length: i * 1000, source: LEAF_SOURCES[i % LEAF_SOURCES.length]!, accountId: `a${i % 3}` })),
+        Array.from({ length: batch }, (_, i) =>
+          log.log({
+            digest: sha224(`${batch}:${i}`),
+            length: i * 1000,
+            source: LEAF_SOURCES[i % LEAF_SOURCES.length]!,
+            accountId: `a${i % 3}`,
+          }),
+        ),
       );
       for (const receipt of receipts) {
         const logged = { receipt, logKey: key.verifierKey };
         const expected = JSON.stringify({ ...head, receipt: receiptBody(logged) });
         expect(jsonWithReceipt(head, logged).toString('utf8')).toBe(expected);
-        expect(jsonWithReceipt({ success: true }, logged).toString('utf8')).toBe(JSON.stringify({ success: true, receipt: receiptBody(logged) }));
-        const body = JSON.parse(expected) as { receipt: { inclusion_proof: string[]; tree_size: number; root_hash: string; leaf_base64: string } };
+        expect(jsonWithReceipt({ success: true }, logged).toString('utf8')).toBe(
+          JSON.stringify({ success: true, receipt: receiptBody(logged) }),
+        );
+        const body = JSON.parse(expected) as {
+          receipt: { inclusion_proof: string[]; tree_size: number; root_hash: string; leaf_base64: string };
+        };
         const proof = body.receipt.inclusion_proof.map((h) => Buffer.from(h, 'base64'));
         const leaf = Buffer.from(body.receipt.leaf_base64, 'base64');
-        expect(verifyInclusion(hashLeaf(leaf), receipt.index, body.receipt.tree_size, proof, Buffer.from(body.receipt.root_hash, 'base64'))).toBe(true);
+        expect(
+          verifyInclusion(hashLeaf(leaf), receipt.index, body.receipt.tree_size, proof, Buffer.from(body.receipt.root_hash, 'base64')),
+        ).toBe(true);
       }
     }
     const readBack = await log.receipt(2);
