@@ -10,7 +10,7 @@ import { sendJson } from '../http/send-json.js';
 import { parseWith } from '../http/validate.js';
 import { principalOf } from '../middleware/guards.js';
 import { CALLER_ERRORS, errorResponses, okResponse } from '../openapi-kit.js';
-import { receiptBody } from '../http/receipt-body.js';
+import { receiptBody, sendWithReceipt } from '../http/receipt-body.js';
 import { consistencyBetween, logDigest, receiptOf, timestamp } from '../operations/proof.js';
 import { z } from '../schemas/common.js';
 import * as proof from '../schemas/proof.js';
@@ -46,7 +46,7 @@ export const PROOF_ROUTES: readonly Route[] = [
     async handle({ deps }, req, res) {
       const body = parseWith(proof.LogDigestRequest, req.body);
       const logged = await logDigest(deps, principalOf(res), { digest: body.digest, length: body.length ?? 0, source: 'digest' });
-      sendJson(res, { success: true, receipt: receiptBody(logged) });
+      sendWithReceipt(res, { success: true }, logged);
     },
     doc: {
       operationId: 'logDigestV2',

@@ -27,7 +27,7 @@ import { sendJson } from '../http/send-json.js';
 import { UPLOAD_ROUTES } from './upload-routes.js';
 import { BULK_ROUTES } from './bulk-routes.js';
 import { PROOF_ROUTES } from './proof-routes.js';
-import { receiptBody } from '../http/receipt-body.js';
+import { receiptBody, sendWithReceipt } from '../http/receipt-body.js';
 import { jobReceipt, logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
@@ -294,7 +294,9 @@ async function logged(deps: ApiDeps, res: Response, result: DigestResult, source
 /** /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its receipt. */
 async function hashAndLog(deps: ApiDeps, res: Response, body: z.output<typeof v2.HashRequest>, started: number): Promise<void> {
   const principal = principalOf(res);
-  const result = await hashInput(deps, principal, body.input);
+  // Computed in this turn for an inline input (api/operations/digests.ts): only a queued one is awaited.
+  const computed = hashInput(deps, principal, body.input);
+  const result = computed instanceof Promise ? await computed : computed;
   const logged = await logDigest(deps, principal, { digest: result.digest, length: result.size, source: 'data' });
-  sendJson(res, { ...hashBody(result, body.output, timingSince(started)), receipt: receiptBody(logged) });
+  sendWithReceipt(res, hashBody(result, body.output, timingSince(started)), logged);
 }

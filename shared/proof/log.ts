@@ -10,9 +10,9 @@ import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
 import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
 import type { LogKey } from './log-key.js';
-import { consistencyProof, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
+import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
-import { formatTlogProof } from './tlog-proof.js';
+import { tlogProofHead } from './tlog-proof.js';
 import { Sequencer } from './sequencer.js';
 
 export interface Receipt {
@@ -20,12 +20,17 @@ export interface Receipt {
   readonly index: number;
   readonly leaf: LeafRecord;
   readonly leafBytes: Buffer;
+  readonly leafBase64: string;
   readonly treeSize: number;
   readonly rootHash: Buffer;
+  readonly rootHashBase64: string;
   readonly inclusionProof: readonly Buffer[];
+  /** The same hashes in base64, as every rendering of a receipt writes them. */
+  readonly inclusionProofBase64: readonly string[];
   readonly checkpoint: string;
-  /** C2SP tlog-proof@v1 text, the leaf record in its `extra` line. */
+  /** C2SP tlog-proof@v1 text, the leaf record in its `extra` line: `tlogProofHead`, a blank line, `checkpoint`. */
   readonly tlogProof: string;
+  readonly tlogProofHead: string;
 }
 
 export interface LogEntryInput {
@@ -48,6 +53,12 @@ export class TransparencyLog {
   #publishing: Promise<StoredCheckpoint> | undefined;
   #latest: StoredCheckpoint | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * What the receipts against one checkpoint size share: the hashes of the ranges ending at that
+   * size and the base64 of every proof hash written (a batch's receipts are all against its
+   * checkpoint, and their proofs mostly name the same nodes).
+   */
+  #shared: { size: number; rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } | undefined;
 
   constructor(
     readonly store: LogStore,
@@ -205,18 +216,35 @@ export class TransparencyLog {
 
   /** A receipt from the tree in memory, which holds at least `cp.size` leaves. */
   #receipt(index: number, leafBytes: Buffer, leaf: LeafRecord, cp: StoredCheckpoint): Receipt {
-    const proof = inclusionProof(this.#tree.read, index, cp.size);
+    const shared = this.#sharedAt(cp.size, cp.root);
+    const proof = inclusionProof(this.#tree.read, index, cp.size, shared.edges);
+    const proofBase64 = proof.map((hash) => {
+      let text = shared.base64.get(hash);
+      if (text === undefined) shared.base64.set(hash, (text = hash.toString('base64')));
+      return text;
+    });
+    const leafBase64 = leafBytes.toString('base64');
+    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 });
     return {
       id: String(index),
       index,
       leaf,
       leafBytes,
+      leafBase64,
       treeSize: cp.size,
       rootHash: cp.root,
+      rootHashBase64: shared.rootBase64,
       inclusionProof: proof,
+      inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
-      tlogProof: formatTlogProof({ extra: leafBytes, index, hashes: proof, checkpoint: cp.note }),
+      tlogProof: `${head}\n\n${cp.note}`,
+      tlogProofHead: head,
     };
+  }
+
+  #sharedAt(size: number, root: Buffer): { rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } {
+    if (this.#shared?.size !== size) this.#shared = { size, rootBase64: root.toString('base64'), edges: new Map(), base64: new Map() };
+    return this.#shared;
   }
 
   /** The leaf at `index`, or undefined past the end. */

@@ -5,21 +5,35 @@
  * Verification follows RFC 9162 §2.1.3.2 and §2.1.4.2 step by step: it is what an offline client runs,
  * so it never trusts lengths or sizes it was given.
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 
 export const HASH_SIZE = 32;
 
-const LEAF_PREFIX = Buffer.from([0x00]);
-const NODE_PREFIX = Buffer.from([0x01]);
+/**
+ * SHA-256 in one call (node:crypto `hash`, Node ≥ 20.12) where the runtime has it, else through a
+ * Hash object: a tree hashes many 33- and 65-byte inputs, and the one-shot call skips the object
+ * and its three updates (docs/decisions.md "Proof of existence").
+ */
+const sha256Of: (input: Buffer) => Buffer =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (input) => crypto.hash('sha256', input, 'buffer')
+    : (input) => createHash('sha256').update(input).digest();
 
 /** SHA-256(0x00 ‖ leaf). */
 export function hashLeaf(leaf: Uint8Array): Buffer {
-  return createHash('sha256').update(LEAF_PREFIX).update(leaf).digest();
+  const input = Buffer.allocUnsafe(1 + leaf.length);
+  input[0] = 0x00;
+  input.set(leaf, 1);
+  return sha256Of(input);
 }
 
 /** SHA-256(0x01 ‖ left ‖ right). */
 export function hashChildren(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+  const input = Buffer.allocUnsafe(1 + left.length + right.length);
+  input[0] = 0x01;
+  input.set(left, 1);
+  input.set(right, 1 + left.length);
+  return sha256Of(input);
 }
 
 /** MTH of the empty tree: SHA-256 of nothing. */
@@ -57,27 +71,46 @@ export function rootHash(read: NodeReader, size: number): Buffer {
   return rangeHash(read, 0, size);
 }
 
+/**
+ * Hashes of the ranges [start, size) of one tree size, by start: every range a proof hashes rather
+ * than reads ends at the tree's size (the left siblings are complete subtrees), so the receipts of
+ * one checkpoint share them (docs/decisions.md "Proof of existence").
+ */
+export type EdgeHashes = Map<number, Buffer>;
+
 /** RFC 9162 §2.1.3.1 PATH(m, D[start:end]). */
-function path(read: NodeReader, m: number, start: number, end: number, out: Buffer[]): void {
+function path(read: NodeReader, m: number, start: number, end: number, out: Buffer[], edges: EdgeHashes | undefined): void {
   const n = end - start;
   if (n <= 1) return;
   const k = splitPoint(n);
   if (m < k) {
-    path(read, m, start, start + k, out);
-    out.push(rangeHash(read, start + k, end));
+    path(read, m, start, start + k, out, edges);
+    out.push(edgeHash(read, start + k, end, edges));
   } else {
-    path(read, m - k, start + k, end, out);
+    path(read, m - k, start + k, end, out, edges);
     out.push(rangeHash(read, start, start + k));
   }
 }
 
-/** The inclusion proof of leaf `index` in the tree of `size` leaves (0 ≤ index < size). */
-export function inclusionProof(read: NodeReader, index: number, size: number): Buffer[] {
+/** rangeHash of [start, end), taken from or kept in `edges` when it is one (not a complete subtree). */
+function edgeHash(read: NodeReader, start: number, end: number, edges: EdgeHashes | undefined): Buffer {
+  const n = end - start;
+  if (edges === undefined || (isPowerOfTwo(n) && start % n === 0)) return rangeHash(read, start, end);
+  let hash = edges.get(start);
+  if (hash === undefined) edges.set(start, (hash = rangeHash(read, start, end)));
+  return hash;
+}
+
+/**
+ * The inclusion proof of leaf `index` in the tree of `size` leaves (0 ≤ index < size). `edges`, kept
+ * by the caller for this `size` alone, spares the next proofs of the same size their hashing.
+ */
+export function inclusionProof(read: NodeReader, index: number, size: number, edges?: EdgeHashes): Buffer[] {
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) {
     throw new RangeError(`no leaf ${index} in a tree of ${size}`);
   }
   const out: Buffer[] = [];
-  path(read, index, 0, size, out);
+  path(read, index, 0, size, out, edges);
   return out;
 }
 

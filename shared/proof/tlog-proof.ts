@@ -15,10 +15,20 @@ export interface TlogProof {
 }
 
 export function formatTlogProof(p: TlogProof): string {
-  const lines = [TLOG_PROOF_HEADER];
-  if (p.extra) lines.push(`extra ${p.extra.toString('base64')}`);
-  lines.push(`index ${p.index}`, ...p.hashes.map((h) => h.toString('base64')));
-  return `${lines.join('\n')}\n\n${p.checkpoint}`;
+  return `${tlogProofHead(p)}\n\n${p.checkpoint}`;
+}
+
+/**
+ * The proof's text before the blank line and the checkpoint: its lines are ASCII, so a receipt keeps
+ * them apart from the note (whose signature line is not) to write them cheaply. `encoded`: the
+ * extra data and the hashes already in base64 (a receipt writes them twice).
+ */
+export function tlogProofHead(p: Omit<TlogProof, 'checkpoint'>, encoded?: { extra?: string; hashes?: readonly string[] }): string {
+  let text = TLOG_PROOF_HEADER;
+  if (p.extra) text += `\nextra ${encoded?.extra ?? p.extra.toString('base64')}`;
+  text += `\nindex ${p.index}`;
+  for (const hash of encoded?.hashes ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
+  return text;
 }
 
 export function parseTlogProof(text: string): TlogProof {

@@ -11,6 +11,7 @@ import {
   EMPTY_ROOT,
   hashLeaf,
   inclusionProof,
+  rangeHash,
   MemoryTree,
   verifyConsistency,
   verifyInclusion,
@@ -188,6 +189,14 @@ describe('RFC 6962 known answers (8 leaves)', () => {
     for (let e = 0; e < proof.length; e++) {
       for (let b = 0; b < 32; b++) expect(verifyInclusion(leafHash, index, size, flipped(proof, e, b), root)).toBe(false);
     }
+  });
+
+  it.each(INCLUSION)('inclusion of leaf %i in %i with the edge hashes of its size shared', (index, size, expected) => {
+    // Every proof of this size first, so the one checked reads what the others left in the map.
+    const edges = new Map<number, Buffer>();
+    for (let i = 0; i < size; i++) inclusionProof(tree.read, i, size, edges);
+    expect(toHex(inclusionProof(tree.read, index, size, edges))).toEqual(expected);
+    for (const [start, hash] of edges) expect(hash.equals(rangeHash(tree.read, start, size))).toBe(true);
   });
 
   it.each(CONSISTENCY)('consistency from %i to %i', (oldSize, newSize, expected) => {
