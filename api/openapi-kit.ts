@@ -99,6 +99,7 @@ const WHEN: { readonly [C in ErrorCode]: string } = {
   UPLOAD_LOCKED: 'another PATCH or DELETE of this upload is under way; retry after it',
   UPLOAD_EXPIRED: 'the upload passed its Upload-Expires and its bytes are deleted',
   CHECKSUM_MISMATCH: "Upload-Checksum does not match the PATCH's bytes; they were discarded and the offset is unchanged",
+  RANGE_NOT_SATISFIABLE: 'the Range starts at or past the end of the identity representation; `Content-Range: bytes */<length>` gives its length',
 };
 
 /** Codes every authenticated API operation can answer, whatever its input. */
