@@ -195,7 +195,16 @@ describe('bulk jobs on two workers (Redis, s3rver)', () => {
       const res = await fetch(`${cluster.url(0)}/v2/bulk/${jobs.items}/results`, { headers: auth() });
       expect((await checkResults(Readable.fromWeb(res.body as never), ITEMS)).failed).toBe(failed);
 
-      const s3Lines = (await (await fetch(`${cluster.url(0)}/v2/bulk/${jobs.s3}/results`, { headers: auth() })).text())
+      const s3Text = await (await fetch(`${cluster.url(0)}/v2/bulk/${jobs.s3}/results`, { headers: auth() })).text();
+      // A Range across the parts, from the part sizes the workers recorded in Redis: the same bytes as the whole answer.
+      const total = Buffer.byteLength(s3Text);
+      const ranged = await fetch(`${cluster.url(0)}/v2/bulk/${jobs.s3}/results`, {
+        headers: { ...auth(), range: `bytes=1000-${total - 1000}` },
+      });
+      expect(ranged.status).toBe(206);
+      expect(ranged.headers.get('content-range')).toBe(`bytes 1000-${total - 1000}/${total}`);
+      expect(Buffer.from(await ranged.arrayBuffer()).equals(Buffer.from(s3Text).subarray(1000, total - 999))).toBe(true);
+      const s3Lines = s3Text
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as { id: string; hash?: string; bytes?: number; error?: { code: string } });
