@@ -78,7 +78,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(bulkWorkers.map((w) => w.stop('SIGKILL')));
   await cluster?.close();
-});
+  // At full size s3rver holds 10,000 objects and a million items' parts: stopping it and removing them took over a minute.
+}, SLOW_MS);
 
 /** Every value under the cluster's Redis prefix, as text. */
 async function redisDump(): Promise<string> {
