@@ -28,6 +28,7 @@ export interface HeaderRefs {
   replayed: HeaderRef;
   location: HeaderRef;
   allow: HeaderRef;
+  contentRange: HeaderRef;
 }
 
 const integerHeader = { schema: { type: 'integer' as const } };
@@ -64,6 +65,11 @@ export function registerHeaders(registry: OpenAPIRegistry): HeaderRefs {
     }),
     location: header('Location', { description: "The job's status URL, `/v2/jobs/{id}`.", required: true, schema: { type: 'string' } }),
     allow: header('Allow', { description: 'The methods this path accepts.', required: true, schema: { type: 'string' } }),
+    contentRange: header('Content-Range', {
+      description: 'RFC 9110 §14.4: `bytes <first>-<last>/<length>` on a 206; `bytes */<length>` on a 416.',
+      required: true,
+      schema: { type: 'string' },
+    }),
   };
 }
 
@@ -99,6 +105,8 @@ const WHEN: { readonly [C in ErrorCode]: string } = {
   UPLOAD_LOCKED: 'another PATCH or DELETE of this upload is under way; retry after it',
   UPLOAD_EXPIRED: 'the upload passed its Upload-Expires and its bytes are deleted',
   CHECKSUM_MISMATCH: "Upload-Checksum does not match the PATCH's bytes; they were discarded and the offset is unchanged",
+  RANGE_NOT_SATISFIABLE:
+    'the Range starts at or past the end of the identity representation; `Content-Range: bytes */<length>` gives its length',
 };
 
 /** Codes every authenticated API operation can answer, whatever its input. */
@@ -179,6 +187,7 @@ export function errorResponses(gen: Generation, codes: readonly ErrorCode[]): Re
       // Every 429 and 503 says when to come back (ServiceError.retryAfterHeader).
       if (status === 429 || status === 503) headers['Retry-After'] = gen.headers.retryAfter;
       if (status === 405) headers.Allow = gen.headers.allow;
+      if (status === 416) headers['Content-Range'] = gen.headers.contentRange;
       gen.registry.registerComponent('responses', name, {
         description: group.map((code) => `\`${code}\`: ${WHEN[code]}.`).join(' '),
         headers,

@@ -42,6 +42,7 @@ export const ERROR_CATALOG = {
   UPLOAD_LOCKED: { status: 423, retryable: true, message: 'Another request is writing to this upload' },
   UPLOAD_EXPIRED: { status: 410, retryable: false, message: 'The upload has expired and its bytes are deleted' },
   CHECKSUM_MISMATCH: { status: 460, retryable: false, message: 'Upload-Checksum does not match the bytes received; they were discarded' },
+  RANGE_NOT_SATISFIABLE: { status: 416, retryable: false, message: 'The requested range starts past the end of the representation' },
 } as const satisfies Record<string, { status: number; retryable: boolean; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -12,12 +12,16 @@ import { parseWith } from '../http/validate.js';
 import { assertNotClientKey } from '../middleware/client-keys.js';
 import { principalOf } from '../middleware/guards.js';
 import { CALLER_ERRORS, errorResponses, json, okResponse, successHeaders } from '../openapi-kit.js';
-import { bulkRecordOf, cancelBulk, createItemsJob, createS3Job, createUrlsJob } from '../operations/bulk.js';
+import { bulkOf, bulkRecordOf, cancelBulk, createItemsJob, createS3Job, createUrlsJob } from '../operations/bulk.js';
 import * as bulk from '../schemas/bulk.js';
 import { z } from '../schemas/common.js';
 import { assertIdentityEncoding, takeBody } from '../uploads/request-body.js';
 
 const NDJSON = 'application/x-ndjson';
+const ACCEPT_RANGES = {
+  description: '`bytes`: a Range is honoured (every finished job since part sizes are recorded)',
+  schema: { type: 'string' as const },
+};
 
 /** Bulk jobs run unattended: client keys (public, in browser code) may not start them. */
 const notForClientKeys: RequestHandler = function bulkNotForClientKeys(_req, res, next) {
@@ -136,20 +140,39 @@ export const BULK_ROUTES: readonly Route[] = [
     permission: 'jobs',
     async handle({ deps }, req, res) {
       const record = await bulkRecordOf(deps, principalOf(res), idParam(req));
-      await sendResults(deps.blobs, record, req, res);
+      await sendResults(deps.blobs, bulkOf(deps).store, record, req, res);
     },
     doc: {
       operationId: 'getBulkResultsV2',
       summary: "A finished bulk job's results: NDJSON in input order, `{id, hash, bytes}` or `{id, error}` per item (gzip if accepted)",
+      description:
+        'A single `Range: bytes=…` is answered 206 from the identity (uncompressed) bytes, never gzip, whatever Accept-Encoding says; several ranges, another unit or an `If-Range` get the whole 200. docs/api.md "Bulk jobs".',
       custom: (gen) => ({
-        request: { params: bulk.BulkParams },
+        request: {
+          params: bulk.BulkParams,
+          headers: z.object({
+            Range: z.string().optional().openapi({
+              description: 'One byte range of the identity results (RFC 9110 §14.2): `bytes=0-999`, `bytes=1000-`, `bytes=-500`',
+            }),
+          }),
+        },
         responses: {
           200: {
             description: 'One JSON line per item, in input order',
-            headers: successHeaders(gen),
+            headers: { ...successHeaders(gen), 'Accept-Ranges': ACCEPT_RANGES },
             content: { [NDJSON]: { schema: z.string().openapi({ type: 'string' }) } },
           },
-          ...errorResponses(gen, [...CALLER_ERRORS, 'NOT_FOUND', 'CONFLICT']),
+          206: {
+            description: 'The requested bytes of the identity results (never gzip)',
+            headers: {
+              ...successHeaders(gen),
+              'Accept-Ranges': ACCEPT_RANGES,
+              'Content-Range': gen.headers.contentRange,
+              'Content-Length': { description: 'Bytes in this part', required: true, schema: { type: 'integer' } },
+            },
+            content: { [NDJSON]: { schema: z.string().openapi({ type: 'string' }) } },
+          },
+          ...errorResponses(gen, [...CALLER_ERRORS, 'NOT_FOUND', 'CONFLICT', 'RANGE_NOT_SATISFIABLE']),
         },
       }),
     },

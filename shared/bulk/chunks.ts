@@ -73,6 +73,7 @@ export async function runChunk(task: ChunkTask, deps: ChunkRunDeps): Promise<'do
 export async function failChunk(task: ChunkTask, error: JobErrorInfo, deps: Omit<ChunkRunDeps, 'process'>): Promise<void> {
   let text = '';
   let failed = task.items ?? 0;
+  let partBytes = 0;
   try {
     const input = await deps.blobs.get(chunkInputKey(task.bulkId, task.index));
     let count = 0;
@@ -82,13 +83,13 @@ export async function failChunk(task: ChunkTask, error: JobErrorInfo, deps: Omit
       count++;
     }
     failed = count;
-    await deps.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([Buffer.from(text, 'utf8')]), {
-      maxBytes: Number.MAX_SAFE_INTEGER,
-    });
+    const part = Buffer.from(text, 'utf8');
+    await deps.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
+    partBytes = part.length;
   } catch (err) {
     deps.logger.warn({ err, bulkId: task.bulkId, chunk: task.index }, 'bulk chunk failed for good; its items have no result lines');
   }
-  await deps.store.chunkFinished(task.bulkId, task.index, { done: 0, failed, bytes: 0 }, Date.now());
+  await deps.store.chunkFinished(task.bulkId, task.index, { done: 0, failed, bytes: 0, partBytes }, Date.now());
   deps.logger.warn({ bulkId: task.bulkId, chunk: task.index, code: error.code }, 'bulk chunk failed for good');
 }
 

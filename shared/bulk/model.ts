@@ -36,6 +36,8 @@ export interface ChunkSummary {
   done: number;
   failed: number;
   bytes: number;
+  /** Bytes of the result part written (0: none): the results' Range answers add them up (api/v2/bulk-results.ts). */
+  partBytes: number;
 }
 
 /** Where an `s3` job's objects are read from; `sealed` is the credentials, sealed (shared/bulk/seal.ts). */

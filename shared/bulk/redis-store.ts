@@ -1,7 +1,7 @@
 /**
  * Distributed mode's bulk store: one Redis hash per job, changed only by the scripts below, so a
  * chunk finishing on any worker, a cancel on any API node and the per-account bound stay exact.
- * A chunk is counted once (field `c:<index>`), however often it is retried.
+ * A chunk is counted once (field `c:<index>`), however often it is retried; `p:<index>` is the size of its result part.
  */
 import { ServiceError } from '../errors.js';
 import { bulkActiveRedisKey, bulkRedisKey, namespacedRedisKey } from '../naming.js';
@@ -25,10 +25,11 @@ redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`;
 
-// KEYS: record, active set. ARGV: index, done, failed, bytes, now, retention, id.
+// KEYS: record, active set. ARGV: index, done, failed, bytes, now, retention, id, part bytes.
 const CHUNK_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('HSETNX', KEYS[1], 'c:' .. ARGV[1], 1) == 0 then return 1 end
+redis.call('HSET', KEYS[1], 'p:' .. ARGV[1], ARGV[8])
 redis.call('HINCRBY', KEYS[1], 'chunksDone', 1)
 redis.call('HINCRBY', KEYS[1], 'done', ARGV[2])
 redis.call('HINCRBY', KEYS[1], 'failed', ARGV[3])
@@ -129,9 +130,17 @@ export class RedisBulkStore implements BulkStore {
         now,
         this.retentionMs,
         id,
+        summary.partBytes,
       ),
     );
     return this.get(id);
+  }
+
+  async partSizes(id: string, chunks: number): Promise<Array<number | undefined>> {
+    if (chunks === 0) return [];
+    const fields = Array.from({ length: chunks }, (_, index) => `p:${index}`);
+    const sizes = await this.guarded(() => this.redis.hmget(this.key(id), ...fields));
+    return sizes.map((size) => (size === null ? undefined : Number(size)));
   }
 
   async cancel(id: string, now: number): Promise<BulkRecord | undefined> {

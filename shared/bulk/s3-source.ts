@@ -65,9 +65,9 @@ export async function* listSource(client: S3Client, bucket: string, prefix: stri
   }
 }
 
-export async function readSourceObject(client: S3Client, bucket: string, key: string): Promise<Readable> {
+export async function readSourceObject(client: S3Client, bucket: string, key: string, signal?: AbortSignal): Promise<Readable> {
   try {
-    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }), { abortSignal: signal });
     return answer.Body as Readable;
   } catch (err) {
     throw sourceError(err);

@@ -24,6 +24,11 @@ export interface BulkStore {
    * completes with its last chunk; a finished job is kept `retentionMs`.
    */
   chunkFinished(id: string, index: number, summary: ChunkSummary, now: number): Promise<BulkRecord | undefined>;
+  /**
+   * The result part's size of each of the job's `chunks` chunks, as counted by `chunkFinished`;
+   * undefined for a chunk not counted (a cancelled job's), or counted before sizes were recorded.
+   */
+  partSizes(id: string, chunks: number): Promise<Array<number | undefined>>;
   /** Stops a running job: its chunks not yet run are skipped. The record as it is afterwards. */
   cancel(id: string, now: number): Promise<BulkRecord | undefined>;
   close(): Promise<void>;
@@ -38,7 +43,7 @@ export function isFinished(record: Pick<BulkRecord, 'state'>): boolean {
 
 /** Embedded mode's store: one process, so plain objects; finished records expire after `retentionMs`. */
 export class MemoryBulkStore implements BulkStore {
-  private readonly records = new Map<string, { record: BulkRecord; expiresAt: number; chunks: Set<number> }>();
+  private readonly records = new Map<string, { record: BulkRecord; expiresAt: number; chunks: Map<number, number> }>();
 
   constructor(private readonly retentionMs: number) {}
 
@@ -51,7 +56,7 @@ export class MemoryBulkStore implements BulkStore {
     for (const { record } of this.records.values()) if (record.accountId === input.accountId && !isFinished(record)) active++;
     if (active >= maxActive) return Promise.resolve(undefined);
     const record: BulkRecord = { ...input, state: 'receiving', total: 0, chunks: 0, chunksDone: 0, done: 0, failed: 0, bytes: 0 };
-    this.records.set(input.id, { record, expiresAt: input.createdAt + UNFINISHED_TTL_MS, chunks: new Set() });
+    this.records.set(input.id, { record, expiresAt: input.createdAt + UNFINISHED_TTL_MS, chunks: new Map() });
     return Promise.resolve({ ...record });
   }
 
@@ -78,7 +83,7 @@ export class MemoryBulkStore implements BulkStore {
     if (entry === undefined) return Promise.resolve(undefined);
     const { record } = entry;
     if (!entry.chunks.has(index)) {
-      entry.chunks.add(index);
+      entry.chunks.set(index, summary.partBytes);
       record.chunksDone++;
       record.done += summary.done;
       record.failed += summary.failed;
@@ -86,6 +91,11 @@ export class MemoryBulkStore implements BulkStore {
       if (record.state === 'running' && record.chunksDone >= record.chunks) this.finish(entry, 'completed', now);
     }
     return Promise.resolve({ ...record });
+  }
+
+  partSizes(id: string, chunks: number): Promise<Array<number | undefined>> {
+    const counted = this.records.get(id)?.chunks;
+    return Promise.resolve(Array.from({ length: chunks }, (_, index) => counted?.get(index)));
   }
 
   cancel(id: string, now: number): Promise<BulkRecord | undefined> {

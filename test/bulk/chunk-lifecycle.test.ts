@@ -42,7 +42,7 @@ describe('sweepBulkBlobs', () => {
       for (const key of [chunkInputKey(id, 0), chunkOutputKey(id, 0)]) await blobs.put(key, Readable.from(['x\n']), { maxBytes: 100 });
     }
     // "old" finished long ago: its record is past the retention.
-    await store.chunkFinished('old', 0, { done: 1, failed: 0, bytes: 1 }, now - 2 * retentionMs);
+    await store.chunkFinished('old', 0, { done: 1, failed: 0, bytes: 1, partBytes: 2 }, now - 2 * retentionMs);
     const logger = createLogger('silent');
     // Within the grace nothing is deleted, whatever the record says.
     expect(await sweepBulkBlobs({ blobs, store, graceMs: 3_600_000, logger })).toEqual({ deleted: 0 });
@@ -76,7 +76,7 @@ describe('a chunk out of attempts', () => {
         if (task.index === 1) throw new ServiceError('SERVICE_UNAVAILABLE', { details: 'the store is away' });
         const text = '{"id":"a","hash":"h","bytes":3}\n{"id":"b","hash":"h","bytes":0}\n';
         await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([text]), { maxBytes: 1000 });
-        return { done: 2, failed: 0, bytes: 3 };
+        return { done: 2, failed: 0, bytes: 3, partBytes: text.length };
       },
     });
     await queue.enqueue([

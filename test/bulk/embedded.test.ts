@@ -73,6 +73,54 @@ describe('POST /v2/bulk with NDJSON items (embedded)', () => {
     expect((await checkResults(Readable.fromWeb(res.body as never), 2500)).lines).toBe(2500);
   });
 
+  it('answers a Range from the identity bytes (206, Content-Range, never gzip) and 416 past the end', async () => {
+    const created = await postNdjson(server.url, key, ndjsonBody(2500));
+    await finished(created.body.id);
+    const url = `${server.url}/v2/bulk/${created.body.id}/results`;
+    const wholeRes = await fetch(url, { headers: { ...auth(), 'accept-encoding': 'identity' } });
+    expect(wholeRes.headers.get('accept-ranges')).toBe('bytes');
+    const whole = Buffer.from(await wholeRes.arrayBuffer());
+    // The whole answer is checked against node:crypto; the ranges are checked against it.
+    expect((await checkResults(Readable.from([whole]), 2500)).lines).toBe(2500);
+    const total = whole.length;
+    const third = Math.floor(total / 3);
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-99', 0, 99],
+      // Across the three result parts (chunks of 1,000 items).
+      [`bytes=${third - 100}-${2 * third + 100}`, third - 100, 2 * third + 100],
+      [`bytes=${total - 10}-`, total - 10, total - 1],
+      ['bytes=-50', total - 50, total - 1],
+      [`bytes=100-${total + 1000}`, 100, total - 1],
+      [`bytes=${total - 1}-${total - 1}`, total - 1, total - 1],
+    ];
+    for (const [range, first, last] of cases) {
+      const res = await fetch(url, { headers: { ...auth(), range, 'accept-encoding': 'gzip' } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-encoding'), range).toBeNull();
+      expect(res.headers.get('content-range'), range).toBe(`bytes ${first}-${last}/${total}`);
+      expect(res.headers.get('content-length'), range).toBe(String(last - first + 1));
+      expect(Buffer.from(await res.arrayBuffer()).equals(whole.subarray(first, last + 1)), range).toBe(true);
+    }
+    for (const range of [`bytes=${total}-`, `bytes=${total + 5}-${total + 10}`, 'bytes=-0']) {
+      const res = await fetch(url, { headers: { ...auth(), range } });
+      expect(res.status, range).toBe(416);
+      expect(res.headers.get('content-range'), range).toBe(`bytes */${total}`);
+      expect((await res.json()).error.code).toBe('RANGE_NOT_SATISFIABLE');
+    }
+    // Several ranges, another unit, a malformed value, an If-Range: the whole 200.
+    const variants: Array<Record<string, string>> = [
+      { range: 'bytes=0-1,5-6' },
+      { range: 'items=0-5' },
+      { range: 'bytes=9-3' },
+      { range: 'bytes=0-9', 'if-range': '"x"' },
+    ];
+    for (const headers of variants) {
+      const res = await fetch(url, { headers: { ...auth(), ...headers, 'accept-encoding': 'identity' } });
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(whole)).toBe(true);
+    }
+  });
+
   it('refuses a line that is not an item, naming it, and keeps nothing', async () => {
     const body = `${JSON.stringify({ id: 'a', data: 'x' })}\n{"id": 5, "data": "y"}\n`;
     const res = await postNdjson(server.url, key, body);

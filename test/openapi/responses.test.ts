@@ -399,6 +399,19 @@ describe('bulk jobs (docs/api.md "Bulk jobs")', () => {
         .split('\n')
         .map((l) => JSON.parse(l).hash),
     ).toEqual(['a', 'b', 'c'].map((d) => sha224Hex(d)));
+    const whole = String(results);
+    const part = await conforms(
+      await fetch(`${s.url}/v2/bulk/${created.id}/results`, { headers: { ...key(), range: 'bytes=10-29' } }),
+      '/v2/bulk/{id}/results',
+      'get',
+    );
+    expect(part).toBe(whole.slice(10, 30));
+    const unsatisfiable = await conforms(
+      await fetch(`${s.url}/v2/bulk/${created.id}/results`, { headers: { ...key(), range: `bytes=${Buffer.byteLength(whole)}-` } }),
+      '/v2/bulk/{id}/results',
+      'get',
+    );
+    expect(unsatisfiable.error.code).toBe('RANGE_NOT_SATISFIABLE');
     const cancelled = await conforms(
       await fetch(`${s.url}/v2/bulk/${created.id}`, { method: 'DELETE', headers: key() }),
       '/v2/bulk/{id}',

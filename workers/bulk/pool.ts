@@ -35,6 +35,8 @@ export function startBulkWorker(options: BulkWorkerOptions): { close(): Promise<
     BULK_QUEUE_NAME,
     async (job) => {
       const task = job.data;
+      // BullMQ counts every start, a takeover after a worker died included: the log shows which chunks ran again.
+      logger.info({ bulkId: task.bulkId, chunk: task.index, attempt: job.attemptsStarted }, 'bulk chunk taken');
       try {
         return await runChunk(task, { store: options.store, blobs: options.blobs, process: options.process, logger });
       } catch (err) {

@@ -29,6 +29,13 @@ export interface ChunkProcessorOptions {
 /** Between two questions "still running?", this many items are hashed. */
 const CANCEL_CHECK_EVERY = 2000;
 
+/**
+ * While a URL or S3 chunk waits on the network, its job is asked "still running?" this often; a
+ * cancel aborts the fetches in flight, so a cancelled job's chunks stop within about this long
+ * plus a round trip (docs/decisions.md "Bulk jobs").
+ */
+const CANCEL_POLL_MS = 1000;
+
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
   return async (task, ctx) => {
     const lines = await readInput(task, ctx);
@@ -38,15 +45,15 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
         results = await hashItems(lines, ctx);
         break;
       case 'urls':
-        results = await hashUrls(lines, task, options.allowLoopback);
+        results = await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal));
         break;
       case 's3':
         // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
-        results = await (await import('./s3.js')).hashS3Objects(lines, task, options);
+        results = await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
         break;
     }
     if (!(await ctx.stillRunning())) throw new ChunkCancelled();
-    const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0 };
+    const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
     let text = '';
     for (const line of results) {
       if ('error' in line) summary.failed++;
@@ -56,9 +63,9 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
       }
       text += resultText(line);
     }
-    await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([Buffer.from(text, 'utf8')]), {
-      maxBytes: Number.MAX_SAFE_INTEGER,
-    });
+    const part = Buffer.from(text, 'utf8');
+    await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
+    summary.partBytes = part.length;
     return summary;
   };
 }
@@ -71,6 +78,29 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
 function resultText(line: ResultLine): string {
   if ('error' in line) return `${JSON.stringify(line)}\n`;
   return `{"id":${JSON.stringify(line.id)},"hash":"${line.hash}","bytes":${line.bytes}}\n`;
+}
+
+/** Runs `work` with a signal that aborts once the job is no longer running (asked every CANCEL_POLL_MS). */
+async function whileRunning<T>(ctx: ChunkContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const cancelled = new AbortController();
+  let asking = false;
+  const poll = setInterval(() => {
+    if (asking) return;
+    asking = true;
+    ctx.stillRunning().then(
+      (running) => {
+        asking = false;
+        if (!running) cancelled.abort(new ChunkCancelled());
+      },
+      // The store away for a moment: the chunk goes on, and the check after it decides.
+      () => (asking = false),
+    );
+  }, CANCEL_POLL_MS);
+  try {
+    return await work(cancelled.signal);
+  } finally {
+    clearInterval(poll);
+  }
 }
 
 async function readInput(task: ChunkTask, ctx: ChunkContext): Promise<ChunkInputLine[]> {

@@ -17,6 +17,7 @@ export async function hashS3Objects(
   lines: readonly ChunkInputLine[],
   task: ChunkTask,
   options: { allowLoopback: boolean; secrets?: SecretBox },
+  signal?: AbortSignal,
 ): Promise<ResultLine[]> {
   const source = task.s3;
   // Without the key that sealed them the credentials cannot be had: a configuration fault, retried.
@@ -28,8 +29,10 @@ export async function hashS3Objects(
   );
   try {
     return await mapBounded(lines, { total: S3_CHUNK_CONCURRENCY, perGroup: S3_CHUNK_CONCURRENCY, group: () => '' }, async (line) => {
+      // A cancelled job (the signal) reads no more objects, and the reads in flight are aborted.
+      if (signal?.aborted === true) return { id: line.id, error: { code: 'SERVICE_UNAVAILABLE', message: 'bulk job cancelled' } };
       try {
-        const { digest, size } = await sha224Stream(await readSourceObject(client, source.bucket, line.id));
+        const { digest, size } = await sha224Stream(await readSourceObject(client, source.bucket, line.id, signal));
         return { id: line.id, hash: digest.toString('hex'), bytes: size };
       } catch (err) {
         return { id: line.id, error: toJobError(sourceError(err)) };

@@ -8,15 +8,22 @@ import { URL_CHUNK_CONCURRENCY, URL_PER_HOST_CONCURRENCY } from '../../shared/bu
 import { toJobError } from '../../shared/queue/execute.js';
 import { mapBounded } from './limit.js';
 
-export async function hashUrls(lines: readonly ChunkInputLine[], task: ChunkTask, allowLoopback: boolean): Promise<ResultLine[]> {
+export async function hashUrls(
+  lines: readonly ChunkInputLine[],
+  task: ChunkTask,
+  allowLoopback: boolean,
+  signal?: AbortSignal,
+): Promise<ResultLine[]> {
   const { fetchAndHash } = await import('../../shared/net/fetch-and-hash.js');
   const settings = task.url ?? { timeoutMs: 10_000, maxBytes: 0 };
   return mapBounded(
     lines,
     { total: URL_CHUNK_CONCURRENCY, perGroup: URL_PER_HOST_CONCURRENCY, group: (line) => hostOf(line.id) },
     async (line): Promise<ResultLine> => {
+      // A cancelled job (the signal) starts no more fetches, and those in flight are aborted.
+      if (signal?.aborted === true) return { id: line.id, error: { code: 'SERVICE_UNAVAILABLE', message: 'bulk job cancelled' } };
       try {
-        const result = await fetchAndHash(line.id, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, allowLoopback });
+        const result = await fetchAndHash(line.id, { timeoutMs: settings.timeoutMs, maxBytes: settings.maxBytes, allowLoopback, signal });
         return { id: line.id, hash: result.digest.toString('hex'), bytes: result.size };
       } catch (err) {
         return { id: line.id, error: toJobError(err) };

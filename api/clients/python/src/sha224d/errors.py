@@ -124,6 +124,12 @@ class ChecksumMismatchError(InvalidRequestError):
     code = "CHECKSUM_MISMATCH"
 
 
+class RangeNotSatisfiableError(InvalidRequestError):
+    """A ``Range`` that starts at or past the end of the results: nothing is left to fetch."""
+
+    code = "RANGE_NOT_SATISFIABLE"
+
+
 class AuthenticationError(ApiError):
     """401: the key or token is missing, unknown, revoked or malformed."""
 
@@ -269,6 +275,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
         UploadLockedError,
         UploadExpiredError,
         ChecksumMismatchError,
+        RangeNotSatisfiableError,
     )
 }
 
@@ -301,6 +308,7 @@ ERROR_STATUSES: Dict[str, int] = {
     "UPLOAD_LOCKED": 423,
     "UPLOAD_EXPIRED": 410,
     "CHECKSUM_MISMATCH": 460,
+    "RANGE_NOT_SATISFIABLE": 416,
 }
 
 # An answer without the envelope (e.g. from a proxy) is classed by its status alone.

@@ -289,7 +289,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A finished bulk job's results: NDJSON in input order, {id, hash, bytes} or {id, error} per item (gzip if accepted) */
+    /**
+     * A finished bulk job's results: NDJSON in input order, {id, hash, bytes} or {id, error} per item (gzip if accepted)
+     * @description A single `Range: bytes=…` is answered 206 from the identity (uncompressed) bytes, never gzip, whatever Accept-Encoding says; several ranges, another unit or an `If-Range` get the whole 200. docs/api.md "Bulk jobs".
+     */
     get: operations['getBulkResultsV2'];
     put?: never;
     post?: never;
@@ -2025,6 +2028,21 @@ export interface components {
         'application/json': components['schemas']['ErrorResponse'];
       };
     };
+    /** @description `RANGE_NOT_SATISFIABLE`: the Range starts at or past the end of the identity representation; `Content-Range: bytes *\/<length>` gives its length. */
+    V2_RANGE_NOT_SATISFIABLE: {
+      headers: {
+        'X-Request-Id': components['headers']['X-Request-Id'];
+        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+        'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+        'Content-Range': components['headers']['Content-Range'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['ErrorResponse'];
+      };
+    };
     /** @description `INVALID_INPUT`: a parameter is missing or invalid, the body is malformed, or the path is badly percent-encoded. */
     V1_INVALID_INPUT: {
       headers: {
@@ -2283,6 +2301,8 @@ export interface components {
     Location: string;
     /** @description The methods this path accepts. */
     Allow: string;
+    /** @description RFC 9110 §14.4: `bytes <first>-<last>/<length>` on a 206; `bytes *\/<length>` on a 416. */
+    'Content-Range': string;
   };
   pathItems: never;
 }
@@ -3178,7 +3198,10 @@ export interface operations {
   getBulkResultsV2: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description One byte range of the identity results (RFC 9110 §14.2): `bytes=0-999`, `bytes=1000-`, `bytes=-500` */
+        Range?: string;
+      };
       path: {
         /** @description The `id` of the 202 answer */
         id: string;
@@ -3195,6 +3218,27 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          /** @description `bytes`: a Range is honoured (every finished job since part sizes are recorded) */
+          'Accept-Ranges'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description The requested bytes of the identity results (never gzip) */
+      206: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
+          /** @description `bytes`: a Range is honoured (every finished job since part sizes are recorded) */
+          'Accept-Ranges'?: string;
+          'Content-Range': components['headers']['Content-Range'];
+          /** @description Bytes in this part */
+          'Content-Length': number;
           [name: string]: unknown;
         };
         content: {
@@ -3208,6 +3252,7 @@ export interface operations {
       405: components['responses']['V2_METHOD_NOT_ALLOWED'];
       408: components['responses']['V2_REQUEST_TIMEOUT'];
       409: components['responses']['V2_CONFLICT'];
+      416: components['responses']['V2_RANGE_NOT_SATISFIABLE'];
       429: components['responses']['V2_RATE_LIMIT_EXCEEDED'];
       431: components['responses']['V2_HEADERS_TOO_LARGE'];
       500: components['responses']['V2_INTERNAL_ERROR'];
