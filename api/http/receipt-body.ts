@@ -1,7 +1,6 @@
 /** A transparency log receipt as JSON (docs/proving.md), the same on every route that answers one (v1 and v2). */
 import type { Response } from 'express';
-import type { Receipt } from '../../shared/proof/log.js';
-import type { LoggedReceipt } from '../operations/proof.js';
+import type { LoggedReceipt, Receipt } from '../../shared/proof/log.js';
 import type { Body } from '../schemas/common.js';
 import type * as proof from '../schemas/proof.js';
 

@@ -5,17 +5,12 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { LeafSource } from '../../shared/proof/leaf.js';
-import type { Receipt } from '../../shared/proof/log.js';
+import type { LoggedReceipt } from '../../shared/proof/log.js';
 import type { Stamped } from '../../shared/proof/tsa.js';
 import type { JobRecord } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 
 type Proof = Pick<ApiDeps, 'proof'>;
-
-export interface LoggedReceipt {
-  readonly receipt: Receipt;
-  readonly logKey: string;
-}
 
 export async function logDigest(
   deps: Proof,

@@ -33,6 +33,12 @@ export interface Receipt {
   readonly tlogProofHead: string;
 }
 
+/** A receipt as an answer carries it: with the log's verifier key, which renders beside it (docs/proving.md). */
+export interface LoggedReceipt {
+  readonly receipt: Receipt;
+  readonly logKey: string;
+}
+
 export interface LogEntryInput {
   readonly digest: string;
   readonly length: number;
