@@ -73,6 +73,22 @@ const externalPackages = {
   },
 };
 
+/**
+ * zod's `locales` namespace (z.locales.fr() and 60-odd others, 360 kB of the 755 kB zod chunk every
+ * API node compiles at start) is built empty: this service never switches zod's language, and
+ * English, the default, is imported by zod's schemas directly (zod/v4/classic/schemas.js), not
+ * through this namespace (docs/decisions.md "Speed").
+ */
+const zodWithoutLocales = {
+  name: 'zod-without-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}node_modules${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'empty' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints: entries,
@@ -85,7 +101,7 @@ await build({
   // Chunks stay in dist/ itself: code that builds paths from import.meta.dirname expects one level below the root.
   chunkNames: '[name]-[hash]',
   target: 'node20',
-  plugins: [externalPackages],
+  plugins: [externalPackages, zodWithoutLocales],
   // The maps ship with the bundles but the start scripts do not load them: --enable-source-maps
   // cost ~10 MiB of RSS and ~40 ms of CPU at start (docs/decisions.md "Speed"). An operator who
   // debugs sets NODE_OPTIONS=--enable-source-maps for stack traces in the TypeScript sources.

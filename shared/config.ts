@@ -309,7 +309,9 @@ export interface Config extends Env {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // Parsed once per process: zod's compiled fast path (a generated function per object shape) costs
+  // more to build for the ~200 settings than it saves on one parse (docs/decisions.md "Speed").
+  const parsed = envSchema.safeParse(env, { jitless: true });
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${issues}`);

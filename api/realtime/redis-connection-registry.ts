@@ -60,7 +60,7 @@ export class RedisConnectionRegistry implements ConnectionRegistry {
   private closing: Promise<void> | undefined;
 
   constructor(private readonly options: RedisConnectionRegistryOptions) {
-    const redis = createRedis(options.url, 'limiter', { logger: options.logger, connectionName: 'sha224d:ws-connections' });
+    const redis = createRedis(options.url, 'limiter', { logger: options.logger, connectionName: 'sha224d:ws-connections', lazy: true });
     redis.defineCommand('wsAcquire', { numberOfKeys: 1, lua: ACQUIRE });
     redis.defineCommand('wsHeartbeat', { lua: HEARTBEAT });
     this.redis = redis as ScriptRedis;

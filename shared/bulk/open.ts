@@ -37,7 +37,7 @@ export async function openRedisBulkStore(config: BulkConfig, logger: Logger): Pr
   if (redis === undefined) throw new Error('the Redis bulk store needs Redis');
   const [{ createRedis }, { RedisBulkStore }] = await Promise.all([import('../queue/redis-connection.js'), import('./redis-store.js')]);
   return new RedisBulkStore(
-    createRedis(redis, 'producer', { logger, connectionName: 'sha224d:bulk' }),
+    createRedis(redis, 'producer', { logger, connectionName: 'sha224d:bulk', lazy: true }),
     config.QUEUE_PREFIX,
     config.JOB_RETENTION_SECONDS * 1000,
   );

@@ -37,7 +37,7 @@ export class BullMqQueueStats {
   constructor(private readonly options: BullMqQueueStatsOptions) {
     this.now = options.now ?? Date.now;
     this.names = options.queues ?? QUEUE_NAMES;
-    this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:queue-stats' });
+    this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:queue-stats', lazy: true });
   }
 
   private built(): Promise<ReadonlyMap<QueueName, Queue>> {

@@ -49,6 +49,13 @@ export interface CreateRedisOptions {
   connectionName?: string;
   /** Overrides the role's command timeout (the limiter's follows LIMITER_TIMEOUT_MS: shared/infra.ts). */
   commandTimeoutMs?: number;
+  /**
+   * Connect on the first command instead of now: an API node opens at start only the connections
+   * its first request needs (docs/decisions.md "Speed"). Until it is first ready such a connection
+   * queues its commands (bounded by the role's command timeout and one retry), as waitReady gives a
+   * connection that was never ready its budget; once ready, the role's offline queue applies.
+   */
+  lazy?: boolean;
 }
 
 /**
@@ -62,11 +69,17 @@ export function createRedis(target: RedisTarget, role: RedisRole, options: Creat
       ...ROLE_OPTIONS[role],
       ...(options.connectionName === undefined ? {} : { connectionName: options.connectionName }),
       ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
+      ...(options.lazy === true ? { lazyConnect: true, enableOfflineQueue: true } : {}),
     },
     retryStrategy: reconnectDelay,
     sharded: role === 'subscriber',
   });
   trackReadiness(redis);
+  if (options.lazy === true && ROLE_OPTIONS[role].enableOfflineQueue === false) {
+    redis.once('ready', () => {
+      redis.options.enableOfflineQueue = false;
+    });
+  }
   let lastLogged = 0;
   redis.on('error', (err: Error) => {
     // A down Redis produces an error per reconnect attempt; one line every 10 s is enough.

@@ -19,7 +19,7 @@ export async function openDistributedWebhookService(
   if (config.redis === undefined) return undefined;
   const core = await openWebhookCore(config, db, logger);
   if (core === undefined) return undefined;
-  const redis = createRedis(config.redis, 'producer', { logger, connectionName: 'sha224d:webhook-api' });
+  const redis = createRedis(config.redis, 'producer', { logger, connectionName: 'sha224d:webhook-api', lazy: true });
   const producer = new BullMqWebhookProducer(redis, config.QUEUE_PREFIX);
   const service = new WebhookService({
     store: core.store,

@@ -34,6 +34,36 @@ describe('redis-connection', () => {
     expect(mapRedisError(own)).toBe(own);
   });
 
+  it('a lazy connection opens on its first command, which is answered; once ready it fails fast like its role', async () => {
+    const key = `s2lazy:${process.pid}:${Date.now()}`;
+    const redis = createRedis('redis://127.0.0.1:6379', 'producer', { lazy: true, connectionName: 'sha224d:test-lazy' });
+    try {
+      expect(redis.status).toBe('wait');
+      expect(redis.options.enableOfflineQueue).toBe(true);
+      expect(await redis.set(key, 'v', 'EX', 10)).toBe('OK');
+      expect(await redis.get(key)).toBe('v');
+      expect(redis.options.enableOfflineQueue).toBe(false);
+      await redis.del(key);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('a lazy connection to a Redis that is away fails its first command within the role budget', async () => {
+    const redis = createRedis('redis://127.0.0.1:1', 'producer', { lazy: true });
+    try {
+      const started = Date.now();
+      const err = await redis.get('k').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isRedisConnectionError(err)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('refuses a non-redis URL', () => {
     expect(() => createRedis('http://127.0.0.1:6379', 'producer')).toThrow(/REDIS_URL/);
   });
