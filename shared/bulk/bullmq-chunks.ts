@@ -29,7 +29,11 @@ export class BullMqChunkQueue implements ChunkQueue {
   private queue: Promise<Queue<ChunkTask, unknown, string>> | undefined;
 
   constructor(private readonly options: BullMqChunkQueueOptions) {
-    this.redis = createRedis(options.connection, 'producer', { logger: options.logger, connectionName: 'sha224d:bulk-producer', lazy: true });
+    this.redis = createRedis(options.connection, 'producer', {
+      logger: options.logger,
+      connectionName: 'sha224d:bulk-producer',
+      lazy: true,
+    });
   }
 
   /**
