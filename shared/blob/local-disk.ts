@@ -2,13 +2,13 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import type { BlobRef } from '../jobs/contracts.js';
 import { ByteLimit } from './byte-limit.js';
 import { walkFiles } from './disk-walk.js';
+import { BatchedFileSink } from './write-batches.js';
 import { LIST_PAGE_SIZE, type BlobStore, type PutOptions, type StoredBlob } from './types.js';
 
 /** Reads of ≥ 1 MiB keep the per-chunk overhead of hashing negligible. */
@@ -48,10 +48,10 @@ export class LocalDiskBlobStore implements BlobStore {
     const holdErrors = (): void => undefined;
     source.on('error', holdErrors);
     const limit = new ByteLimit(options.maxBytes);
-    let sink: WriteStream | undefined;
+    let sink: BatchedFileSink | undefined;
     try {
       await mkdir(path.dirname(finalPath), { recursive: true, mode: DIR_MODE });
-      sink = createWriteStream(tempPath, { flags: 'wx', mode: FILE_MODE });
+      sink = new BatchedFileSink(tempPath, 'wx', FILE_MODE);
       await pipeline(source, limit, sink);
       await rename(tempPath, finalPath);
     } catch (err) {
