@@ -62,6 +62,28 @@ export interface NewDelivery {
   isTest: boolean;
 }
 
+/** The row of a delivery not yet attempted, due at `now`. */
+export function pendingDeliveryRow(d: NewDelivery, now: number) {
+  return {
+    id: d.id,
+    endpoint_id: d.endpointId,
+    account_id: d.accountId,
+    event_type: d.eventType,
+    event_key: d.eventKey,
+    payload: d.payload,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: now,
+    last_status_code: null,
+    last_error: null,
+    last_latency_ms: null,
+    last_response: null,
+    is_test: d.isTest ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 export interface AttemptRecord {
   status: DeliveryStatus;
   nextAttemptAt: number | undefined;
@@ -217,24 +239,7 @@ export class KyselyWebhookStore {
     for (const d of deliveries) {
       const res = await this.db
         .insertInto('webhook_deliveries')
-        .values({
-          id: d.id,
-          endpoint_id: d.endpointId,
-          account_id: d.accountId,
-          event_type: d.eventType,
-          event_key: d.eventKey,
-          payload: d.payload,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          last_status_code: null,
-          last_error: null,
-          last_latency_ms: null,
-          last_response: null,
-          is_test: d.isTest ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        })
+        .values(pendingDeliveryRow(d, now))
         .onConflict((oc) => oc.columns(['endpoint_id', 'event_key']).doNothing())
         .executeTakeFirst();
       if ((res.numInsertedOrUpdatedRows ?? 0n) > 0n) inserted.push(d.id);

@@ -11,7 +11,7 @@
  * One with an attempt recorded is left to the `attempt` job its outcome queued.
  */
 import type { Kysely } from 'kysely';
-import type { KyselyWebhookStore, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
+import { pendingDeliveryRow, type KyselyWebhookStore, type WebhookEndpointRecord } from '../store/kysely-webhooks.js';
 import type { Database } from '../store/schema.js';
 import type { WebhookTables } from '../store/schema-webhooks.js';
 import type { AttemptedDelivery } from './deliver.js';
@@ -44,24 +44,12 @@ export class EventDeliveries {
     const rows = await this.db
       .insertInto('webhook_deliveries')
       .values(
-        endpoints.map((e) => ({
-          id: newDeliveryId(),
-          endpoint_id: e.id,
-          account_id: e.accountId,
-          event_type: event.type,
-          event_key: eventKey,
-          payload,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: now,
-          last_status_code: null,
-          last_error: null,
-          last_latency_ms: null,
-          last_response: null,
-          is_test: 0,
-          created_at: now,
-          updated_at: now,
-        })),
+        endpoints.map((e) =>
+          pendingDeliveryRow(
+            { id: newDeliveryId(), endpointId: e.id, accountId: e.accountId, eventType: event.type, eventKey, payload, isTest: false },
+            now,
+          ),
+        ),
       )
       // An update that changes nothing, so that RETURNING includes the row already there; only
       // while no attempt of it is recorded (a row with one belongs to its `attempt` job).
