@@ -21,7 +21,7 @@ import { EventDeliveries } from '../../shared/webhooks/event-deliveries.js';
 import { openWebhookCore, type WebhookCore } from '../../shared/webhooks/open.js';
 import { WebhookService } from '../../shared/webhooks/service.js';
 import { startBullMqWorkers } from '../../workers/bullmq/pool.js';
-import { startWebhookWorker } from '../../workers/bullmq/webhooks.js';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '../../workers/bullmq/webhooks.js';
 import { createJobHandlers } from '../../workers/registry.js';
 import { spawnEntry } from '../helpers/spawn.js';
 import { waitFor } from '../helpers/wait.js';
@@ -34,6 +34,18 @@ const secretsKey = randomBytes(32).toString('hex');
 let db: TestDatabase;
 let store: KyselyAccountStore;
 let core: WebhookCore;
+/** A webhook worker on the shared Redis under `prefix`, two jobs and two requests per endpoint at once. */
+const webhookWorker = (prefix: string, options: Partial<WebhookWorkerOptions> = {}): Promise<WebhookWorker> =>
+  startWebhookWorker({
+    connection: SHARED_REDIS_URL,
+    prefix,
+    core,
+    logger,
+    concurrency: 2,
+    perEndpoint: 2,
+    rescueIntervalMs: 0,
+    ...options,
+  });
 let rx: Receiver;
 let accountId: string;
 const closers: Array<() => Promise<void>> = [];
@@ -81,15 +93,7 @@ function serviceOn(prefix: string): WebhookService {
 describe('distributed webhooks (BullMQ webhook queue)', () => {
   it("a BullMQ async job's finish reaches the receiver as a signed job.completed", async () => {
     const prefix = freshPrefix();
-    const hooks = await startWebhookWorker({
-      connection: SHARED_REDIS_URL,
-      prefix,
-      core,
-      logger,
-      concurrency: 2,
-      perEndpoint: 2,
-      rescueIntervalMs: 0,
-    });
+    const hooks = await webhookWorker(prefix);
     const pool = await startBullMqWorkers({
       connection: SHARED_REDIS_URL,
       prefix,
@@ -215,17 +219,10 @@ async function killedMidDelivery(hookPath: string, trigger: (prefix: string, acc
   await waitFor(() => rx.received.some((r) => r.path === hookPath), { timeoutMs: 20_000 });
   await child.stop('SIGKILL');
 
-  const survivor = await startWebhookWorker({
-    connection: SHARED_REDIS_URL,
-    prefix,
-    core,
-    logger,
-    concurrency: 2,
-    perEndpoint: 2,
+  const survivor = await webhookWorker(prefix, {
     lockDurationMs: 1000,
     // Checked every 250 ms: the killed worker's job is taken over soon after its lock lapses.
     stalledIntervalMs: 250,
-    rescueIntervalMs: 0,
   });
   closers.push(() => survivor.close());
   const reqs = await waitFor(
