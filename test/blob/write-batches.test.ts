@@ -72,7 +72,10 @@ describe('BatchedFileSink', () => {
       },
     });
     await expect(pipeline(source, sink)).rejects.toThrow('client gone');
+    // The file may still be opening when the pipeline fails; it closes once opened, which is what
+    // LocalDiskBlobStore.put waits for before it removes its temp file.
+    if (!sink.closed) await new Promise((resolve) => sink.once('close', resolve));
     expect(sink.destroyed).toBe(true);
-    expect(existsSync(file)).toBe(true); // the caller (LocalDiskBlobStore.put) removes its temp file
+    expect(existsSync(file)).toBe(true);
   });
 });
