@@ -2,6 +2,7 @@
 import type { Response } from 'express';
 import type { LoggedReceipt, Receipt } from '../../shared/proof/log.js';
 import type { Body } from '../schemas/common.js';
+import { sendJsonText } from './send-json.js';
 import type * as proof from '../schemas/proof.js';
 
 export function receiptBody(logged: LoggedReceipt): Body<typeof proof.Receipt> {
@@ -84,13 +85,7 @@ function leadingJson(receipt: Receipt): string {
   );
 }
 
-/**
- * A 200 answer of `head` and the receipt, with the headers api/http/send-json.ts sendJson writes
- * (the same Content-Type; Content-Length of the bytes).
- */
+/** A 200 answer of `head` and the receipt, as api/http/send-json.ts answers any JSON. */
 export function sendWithReceipt(res: Response, head: object, logged: LoggedReceipt): void {
-  const body = jsonWithReceipt(head, logged);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', body.length);
-  res.end(body);
+  sendJsonText(res, jsonWithReceipt(head, logged));
 }

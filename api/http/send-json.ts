@@ -7,8 +7,12 @@ import type { Response } from 'express';
  * that has nothing to do for it.
  */
 export function sendJson(res: Response, body: unknown): void {
-  const text = JSON.stringify(body);
+  sendJsonText(res, JSON.stringify(body));
+}
+
+/** The same answer for JSON already serialised (api/http/receipt-body.ts builds its bytes from parts). */
+export function sendJsonText(res: Response, json: string | Buffer): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }
