@@ -1,9 +1,10 @@
 /**
  * Resumable uploads (tus 1.0 at /v2/uploads; docs/decisions.md "Resumable uploads"): create,
  * read, append to and terminate an upload whose record and lock live in the ResumableStore and
- * whose bytes live in the blob store, one object per PATCH. The offset advances only once a
- * PATCH's bytes are stored and hashed, under the upload's lock; the last byte's PATCH finishes
- * the digest from the saved hash state and submits a `file` job carrying it.
+ * whose bytes live in the blob store, one object per PATCH, where the record outlives this process
+ * (Redis). The offset advances only once a PATCH's bytes are received, stored where they are kept,
+ * and hashed, under the upload's lock; the last byte's PATCH finishes the digest from the hash
+ * state and submits a `file` job carrying it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../shared/auth/principal.js';
@@ -14,6 +15,8 @@ import { isExpired, type ResumableRecord, type UploadSegment } from '../../share
 import { TOMBSTONE_MS } from '../../shared/uploads/store.js';
 import type { ApiDeps } from '../deps.js';
 import { isLive } from '../../shared/uploads/live-hashes.js';
+import type { BlobSink } from '../../shared/blob/types.js';
+import { discardSink } from '../uploads/discard-sink.js';
 
 type Deps = Pick<ApiDeps, 'blobs' | 'resumable' | 'uploadHashes' | 'executor' | 'queue' | 'config' | 'maxUploadBytes' | 'logger'>;
 
@@ -74,6 +77,7 @@ export async function uploadOf(deps: Deps, principal: Principal, id: string): Pr
   const record = /^[0-9a-f]{32}$/.test(id) ? await deps.resumable.get(id) : undefined;
   if (record === undefined || record.accountId !== principal.accountId) throw new ServiceError('NOT_FOUND', { details: 'no such upload' });
   if (isExpired(record, Date.now())) {
+    deps.uploadHashes.drop(record.id);
     await deleteSegments(deps, record);
     throw new ServiceError('UPLOAD_EXPIRED', { details: `expired at ${new Date(record.expiresAt).toISOString()}` });
   }
@@ -87,8 +91,8 @@ export interface Append {
   length: number | undefined;
 }
 
-/** Receives one PATCH body into the segment `key` through `hash`; the segment is stored when it resolves. */
-export type SegmentReceiver = (key: string, maxBytes: number, hash: ResumableHash) => Promise<{ size: number }>;
+/** Receives one PATCH body into `sink` as the segment `key` through `hash`; the segment is stored when it resolves. */
+export type SegmentReceiver = (sink: BlobSink, key: string, maxBytes: number, hash: ResumableHash) => Promise<{ size: number }>;
 
 /** Appends one PATCH under the upload's lock; resolves with the record as committed. */
 export async function appendToUpload(
@@ -124,10 +128,15 @@ export async function appendToUpload(
       });
     }
     const hash = await hashOver(deps, record);
+    // Where the record dies with this process (embedded mode), so does this node's hash, the only
+    // reader the bytes would ever have: they are counted and dropped as /v2/stream's are, and the
+    // live hash kept as long as the record. Writing them was all of embedded mode's extra CPU per MB
+    // over /v2/stream (docs/decisions.md "Resumable uploads").
+    const keepBytes = deps.resumable.outlivesProcess;
     const key = resumableSegmentKey(record.accountId, record.id, record.offset);
-    const { size } = await receive(key, (length ?? record.maxBytes) - record.offset, hash);
+    const { size } = await receive(keepBytes ? deps.blobs : discardSink, key, (length ?? record.maxBytes) - record.offset, hash);
     const next: ResumableRecord = { ...record, length };
-    const segments = size > 0 ? [...record.segments, { key, size }] : record.segments;
+    const segments = size > 0 && keepBytes ? [...record.segments, { key, size }] : record.segments;
     if (size > 0) {
       next.offset = record.offset + size;
       next.segments = segments;
@@ -162,7 +171,7 @@ export async function appendToUpload(
       throw new ServiceError('UPLOAD_LOCKED', { details: 'the upload lock was lost while writing', retryAfter: 1 });
     }
     if (isLive(hash) && !complete) {
-      if (size > 0) deps.uploadHashes.keep(id, next.offset, hash);
+      if (size > 0) deps.uploadHashes.keep(id, next.offset, hash, keepBytes ? undefined : keepUntil(next));
     } else deps.uploadHashes.drop(id);
     // The digest is known: nothing reads the bytes again. Deleted after the answer, not before it
     // (unlinking 1 GiB of segments took ~50 ms); what a crash leaves meanwhile is the sweep's.

@@ -10,7 +10,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough, pipeline, Transform, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { fileTooLarge } from '../../shared/blob/byte-limit.js';
 import type { BlobSink } from '../../shared/blob/types.js';
 import { ServiceError } from '../../shared/errors.js';
@@ -48,14 +48,15 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     res.setHeader('Connection', 'close');
     throw fileTooLarge(options.maxBytes);
   }
-  // One received chunk's worth in each buffer: a chunk held while the disk or the store is behind
-  // survives the collections of api/uploads/received-chunks.ts, and once promoted its bytes wait for
-  // a major one (docs/decisions.md "Speed").
-  const feed = new PassThrough({ highWaterMark: SEGMENT_BUFFER_BYTES });
+  // The request's chunks are written straight into the tap, which hashes them and is the store's
+  // source: one stream between the request and the store, not a buffer in front of it too. One
+  // received chunk's worth in each of its buffers: a chunk held while the disk or the store is
+  // behind survives the collections of api/uploads/received-chunks.ts, and once promoted its bytes
+  // wait for a major one (docs/decisions.md "Speed").
   const tap = new SegmentTap(options.hash, options.maxBytes, options.checksum && createHash(options.checksum.algorithm));
   let aborted = false;
   const onData = (chunk: Buffer): void => {
-    const more = feed.write(chunk);
+    const more = tap.write(chunk);
     bodyBytesRead(chunk.length);
     if (!more) req.pause();
   };
@@ -63,7 +64,7 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     req.resume();
   };
   const onEnd = (): void => {
-    feed.end();
+    tap.end();
   };
   const onGone = (): void => {
     if (req.complete || aborted) return;
@@ -75,11 +76,11 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     req.off('data', onData);
     for (let chunk: unknown = req.read(); chunk !== null; chunk = req.read()) {
       if (Buffer.isBuffer(chunk)) {
-        feed.write(chunk);
+        tap.write(chunk);
         bodyBytesRead(chunk.length);
       }
     }
-    feed.end();
+    tap.end();
   };
   const detach = (): void => {
     req.off('data', onData);
@@ -87,7 +88,7 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     req.off('close', onGone);
     req.off('error', onGone);
     socket.off('close', onGone);
-    feed.off('drain', onDrain);
+    tap.off('drain', onDrain);
   };
   req.on('data', onData);
   req.on('end', onEnd);
@@ -96,15 +97,14 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
   // A request whose client vanished mid-body is not always told (no 'close' on it): its socket is.
   const socket = req.socket;
   socket.on('close', onGone);
-  feed.on('drain', onDrain);
+  tap.on('drain', onDrain);
   meterUpload(res, () => tap.bytes);
   if ((req.destroyed || socket.destroyed) && !req.complete) onGone();
   req.resume();
 
-  const source = pipeline(feed, tap, () => undefined);
   let stored = false;
   try {
-    const blob = await options.blobs.put(options.key, source, { maxBytes: options.maxBytes });
+    const blob = await options.blobs.put(options.key, tap, { maxBytes: options.maxBytes });
     stored = true;
     if (blob.size !== tap.bytes)
       throw new ServiceError('INTERNAL_ERROR', { cause: new Error(`stored ${blob.size} of ${tap.bytes} bytes`) });
@@ -116,7 +116,7 @@ export async function receiveSegment(req: IncomingMessage, res: ServerResponse, 
     return { size: blob.size, aborted };
   } catch (err) {
     detach();
-    feed.destroy();
+    tap.destroy();
     if (!req.complete && !req.destroyed) {
       // The rest of the body is not read: answer, then close the connection.
       res.setHeader('Connection', 'close');
@@ -138,7 +138,7 @@ class SegmentTap extends Transform {
     private readonly maxBytes: number,
     private readonly check: Hash | undefined,
   ) {
-    super({ readableHighWaterMark: SEGMENT_BUFFER_BYTES });
+    super({ writableHighWaterMark: SEGMENT_BUFFER_BYTES, readableHighWaterMark: SEGMENT_BUFFER_BYTES });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {

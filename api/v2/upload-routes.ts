@@ -62,9 +62,9 @@ function append(
   id: string,
   patch: Append & { checksum?: SegmentChecksum | undefined },
 ): Promise<ResumableRecord> {
-  return appendToUpload(deps, principalOf(res), id, patch, (key, maxBytes, hash) =>
+  return appendToUpload(deps, principalOf(res), id, patch, (blobs, key, maxBytes, hash) =>
     receiveSegment(req, res, {
-      blobs: deps.blobs,
+      blobs,
       key,
       maxBytes,
       hash,

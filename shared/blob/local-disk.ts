@@ -6,7 +6,6 @@ import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import type { BlobRef } from '../jobs/contracts.js';
-import { ByteLimit } from './byte-limit.js';
 import { walkFiles } from './disk-walk.js';
 import { BatchedFileSink } from './write-batches.js';
 import { LIST_PAGE_SIZE, type BlobStore, type PutOptions, type StoredBlob } from './types.js';
@@ -47,12 +46,11 @@ export class LocalDiskBlobStore implements BlobStore {
     // from going unhandled until pipeline takes the stream over and reports it.
     const holdErrors = (): void => undefined;
     source.on('error', holdErrors);
-    const limit = new ByteLimit(options.maxBytes);
     let sink: BatchedFileSink | undefined;
     try {
       await mkdir(path.dirname(finalPath), { recursive: true, mode: DIR_MODE });
-      sink = new BatchedFileSink(tempPath, 'wx', FILE_MODE);
-      await pipeline(source, limit, sink);
+      sink = new BatchedFileSink(tempPath, 'wx', FILE_MODE, { maxBytes: options.maxBytes });
+      await pipeline(source, sink);
       await rename(tempPath, finalPath);
     } catch (err) {
       source.destroy();
@@ -64,7 +62,7 @@ export class LocalDiskBlobStore implements BlobStore {
     } finally {
       source.off('error', holdErrors);
     }
-    return { key, size: limit.bytes };
+    return { key, size: sink.bytes };
   }
 
   async get(key: string): Promise<Readable> {

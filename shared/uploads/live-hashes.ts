@@ -31,13 +31,21 @@ export function isLive(hash: ResumableHash): hash is LiveHash {
 
 /**
  * Hashes by upload id, each over exactly the upload's first `offset` bytes as committed by this
- * node. At most `capacity` are kept (the least recently used go first; an upload whose hash is
- * gone here continues from its saved state), each a few hundred bytes.
+ * node. Of the uploads whose bytes are stored, at most `capacity` are kept (the least recently
+ * used go first; an upload whose hash is gone here continues from its saved state over those
+ * bytes), each a few hundred bytes. An upload whose bytes are not stored (embedded mode: its
+ * record dies with this process too) has no other copy of its digest: it is kept, whatever the
+ * capacity, until its record may be forgotten (`until`), or until it finishes or is terminated.
  */
 export class LiveHashes {
   private readonly hashes = new Map<string, { offset: number; hash: Hash }>();
+  /** The sole copies, in the order they were last kept. */
+  private readonly sole = new Map<string, { offset: number; hash: Hash; until: number }>();
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(
+    private readonly capacity = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * A copy of the hash over `offset` bytes of upload `id` (the kept one stays valid should this
@@ -45,14 +53,22 @@ export class LiveHashes {
    */
   resume(id: string, offset: number): LiveHash | undefined {
     if (offset === 0) return wrap(createHash('sha224'));
-    const entry = this.hashes.get(id);
+    const entry = this.hashes.get(id) ?? this.sole.get(id);
     if (entry === undefined || entry.offset !== offset) return undefined;
     return wrap(entry.hash.copy());
   }
 
-  /** `hash` now covers the upload's first `offset` bytes, committed. */
-  keep(id: string, offset: number, hash: LiveHash): void {
-    this.hashes.delete(id);
+  /**
+   * `hash` now covers the upload's first `offset` bytes, committed. `soleUntil`: those bytes are
+   * not stored, so this hash is their only trace; kept until that epoch ms.
+   */
+  keep(id: string, offset: number, hash: LiveHash, soleUntil?: number): void {
+    this.drop(id);
+    if (soleUntil !== undefined) {
+      this.sole.set(id, { offset, hash: hash.live, until: soleUntil });
+      this.forgetPast();
+      return;
+    }
     this.hashes.set(id, { offset, hash: hash.live });
     if (this.hashes.size > this.capacity) {
       const oldest = this.hashes.keys().next();
@@ -62,9 +78,23 @@ export class LiveHashes {
 
   drop(id: string): void {
     this.hashes.delete(id);
+    this.sole.delete(id);
   }
 
   get size(): number {
-    return this.hashes.size;
+    return this.hashes.size + this.sole.size;
+  }
+
+  /**
+   * Sole copies whose record may be forgotten: those of uploads abandoned mid-way. Walked from the
+   * least recently kept, the first one still due ends the walk: each `until` is a fixed time after
+   * its upload's creation, so a copy waits past its own at most that long.
+   */
+  private forgetPast(): void {
+    const now = this.now();
+    for (const [id, entry] of this.sole) {
+      if (entry.until > now) return;
+      this.sole.delete(id);
+    }
   }
 }

@@ -4,6 +4,7 @@ import type { ResumableStore } from './store.js';
 
 /** Embedded mode's records and locks: one process serves every request, so a Map is the whole truth. */
 export class MemoryResumableStore implements ResumableStore {
+  readonly outlivesProcess = false;
   private readonly records = new Map<string, { json: string; keepUntil: number }>();
   private readonly locks = new Map<string, { token: string; until: number }>();
 
@@ -13,6 +14,7 @@ export class MemoryResumableStore implements ResumableStore {
   ) {}
 
   create(record: ResumableRecord, keepUntil: number): Promise<boolean> {
+    this.forgetPast();
     if (this.live(record.id) !== undefined) return Promise.resolve(false);
     this.records.set(record.id, { json: JSON.stringify(record), keepUntil });
     return Promise.resolve(true);
@@ -54,6 +56,11 @@ export class MemoryResumableStore implements ResumableStore {
     return Promise.resolve(true);
   }
 
+  /** Records held, forgotten ones excluded once walked past. */
+  get size(): number {
+    return this.records.size;
+  }
+
   close(): Promise<void> {
     this.records.clear();
     this.locks.clear();
@@ -63,6 +70,20 @@ export class MemoryResumableStore implements ResumableStore {
   private holds(id: string, token: string): boolean {
     const held = this.locks.get(id);
     return held !== undefined && held.token === token && held.until > this.now();
+  }
+
+  /**
+   * Forgets the records past their keepUntil, oldest first. Records are kept in creation order and
+   * each is kept a fixed time after its creation (api/operations/resumable.ts keepUntil), so the
+   * first one not yet past ends the walk; an upload nobody asks about again keeps no memory for
+   * long, though no stored byte brings the sweep to it (its bytes are not stored in this mode).
+   */
+  private forgetPast(): void {
+    const now = this.now();
+    for (const [id, entry] of this.records) {
+      if (entry.keepUntil > now) return;
+      this.records.delete(id);
+    }
   }
 
   private live(id: string): { json: string; keepUntil: number } | undefined {

@@ -23,6 +23,7 @@ export function openResumableStore(config: Pick<Config, 'redis' | 'QUEUE_PREFIX'
         ),
     ));
   return {
+    outlivesProcess: true,
     create: async (record, keepUntil) => (await store()).create(record, keepUntil),
     get: async (id) => (await store()).get(id),
     lock: async (id) => (await store()).lock(id),

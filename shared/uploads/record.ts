@@ -1,7 +1,8 @@
 /**
- * A resumable (tus 1.0) upload as the service keeps it between requests: where its bytes are,
- * how many are durably stored, and the SHA-224 state over exactly those bytes, so the digest is
- * known at the last byte without reading anything back (docs/decisions.md "Resumable uploads").
+ * A resumable (tus 1.0) upload as the service keeps it between requests: how many bytes it holds,
+ * where they are stored (when the record outlives the process: shared/uploads/store.ts), and the
+ * SHA-224 state over exactly those bytes, so the digest is known at the last byte without reading
+ * anything back (docs/decisions.md "Resumable uploads").
  */
 
 /** One PATCH's bytes, stored as one blob-store object. */
@@ -15,7 +16,10 @@ export interface ResumableRecord {
   accountId: string;
   /** Upload-Length; null while deferred (Upload-Defer-Length: 1). */
   length: number | null;
-  /** Bytes durably stored and hashed: the sum of `segments`' sizes. */
+  /**
+   * Bytes received and hashed: the sum of `segments`' sizes where bytes are stored; in embedded
+   * mode, where they are not (nothing would read them), `segments` stays empty.
+   */
   offset: number;
   /** The plan's limit when the upload was created: Upload-Length and every byte are held to it. */
   maxBytes: number;

@@ -28,6 +28,7 @@ return 1`;
  * upload. The record key expires by itself (PXAT) a while after the upload does.
  */
 export class RedisResumableStore implements ResumableStore {
+  readonly outlivesProcess = true;
   private readonly connected: Promise<void>;
 
   constructor(

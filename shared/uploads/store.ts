@@ -8,6 +8,13 @@ import type { ResumableRecord } from './record.js';
  * fenced off, and drops its segment).
  */
 export interface ResumableStore {
+  /**
+   * Whether a record outlives this process: in Redis another node or a restart continues the
+   * upload, so its bytes must be stored for whoever continues it without this node's hash; in
+   * embedded mode's memory the record dies with the process, as the hash does, and nothing would
+   * ever read them (docs/decisions.md "Resumable uploads").
+   */
+  readonly outlivesProcess: boolean;
   /** Stores a new record; false if the id exists. */
   create(record: ResumableRecord, keepUntil: number): Promise<boolean>;
   get(id: string): Promise<ResumableRecord | undefined>;

@@ -30,7 +30,7 @@ describe('BatchedFileSink', () => {
   ])('writes every byte in order: %s', async (_name, size) => {
     const data = randomBytes(size);
     const file = path.join(dir, `out-${size}`);
-    const sink = new BatchedFileSink(file, 'wx', 0o600, 4096);
+    const sink = new BatchedFileSink(file, 'wx', 0o600, { batchBytes: 4096 });
     await pipeline(chunked(data, [1, 700, 3000, 4096, 5000]), sink);
     const written = readFileSync(file);
     expect(written.length).toBe(size);
@@ -39,7 +39,7 @@ describe('BatchedFileSink', () => {
 
   it('accepts chunks at once below a batch, and the file gets them in order', async () => {
     const file = path.join(dir, 'held');
-    const sink = new BatchedFileSink(file, 'wx', 0o600, 4096);
+    const sink = new BatchedFileSink(file, 'wx', 0o600, { batchBytes: 4096 });
     const waits: number[] = [];
     for (let i = 0; i < 10; i++) {
       const more = sink.write(Buffer.alloc(1024, i));
@@ -54,17 +54,29 @@ describe('BatchedFileSink', () => {
     expect(waits).toEqual([]);
   });
 
+  it('counts the bytes, and refuses with FILE_TOO_LARGE the chunk that passes maxBytes, writing none of it', async () => {
+    const file = path.join(dir, 'limited');
+    const fits = new BatchedFileSink(path.join(dir, 'fits'), 'wx', 0o600, { maxBytes: 5000, batchBytes: 4096 });
+    await pipeline(chunked(randomBytes(5000), [1000]), fits);
+    expect(fits.bytes).toBe(5000);
+    const sink = new BatchedFileSink(file, 'wx', 0o600, { maxBytes: 5000, batchBytes: 4096 });
+    await expect(pipeline(chunked(randomBytes(6000), [1000]), sink)).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    expect(sink.bytes).toBe(5000);
+    // The first five chunks went out as one batch (it passed 4096 bytes); the refused sixth never did.
+    expect(readFileSync(file).length).toBe(5000);
+  });
+
   it('fails like fs.WriteStream when the file exists (wx), and writes nothing', async () => {
     const file = path.join(dir, 'exists');
     writeFileSync(file, 'kept');
-    const sink = new BatchedFileSink(file, 'wx', 0o600, 4096);
+    const sink = new BatchedFileSink(file, 'wx', 0o600, { batchBytes: 4096 });
     await expect(pipeline(Readable.from([Buffer.from('new')]), sink)).rejects.toMatchObject({ code: 'EEXIST' });
     expect(readFileSync(file, 'utf8')).toBe('kept');
   });
 
   it('a source that fails mid-way closes the file and reports its error', async () => {
     const file = path.join(dir, 'failed');
-    const sink = new BatchedFileSink(file, 'wx', 0o600, 4096);
+    const sink = new BatchedFileSink(file, 'wx', 0o600, { batchBytes: 4096 });
     const source = new Readable({
       read() {
         this.push(Buffer.alloc(3000));

@@ -1,7 +1,8 @@
 /**
  * shared/uploads/live-hashes.ts: an upload's node:crypto hash kept between PATCHes is handed out
  * only at the offset it covers, as a copy (a failed PATCH leaves the kept one intact), and the
- * least recently used go first beyond the capacity. Digests are node:crypto's over the same bytes.
+ * least recently used go first beyond the capacity, except the sole copies of bytes not stored,
+ * which stay until their time. Digests are node:crypto's over the same bytes.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +45,25 @@ describe('LiveHashes', () => {
     expect(hashes.resume('z', 1)).toBeDefined();
     hashes.drop('z');
     expect(hashes.resume('z', 1)).toBeUndefined();
+  });
+
+  it('keeps a sole copy (bytes not stored) beyond the capacity, until its time, then forgets it', () => {
+    let now = 1000;
+    const hashes = new LiveHashes(1, () => now);
+    const sole = hashes.resume('s', 0)!;
+    sole.update(a);
+    hashes.keep('s', a.length, sole, 5000);
+    for (const id of ['x', 'y']) hashes.keep(id, 1, hashes.resume(id, 0)!);
+    expect(hashes.size).toBe(2);
+    expect(hashes.resume('x', 1)).toBeUndefined();
+    const next = hashes.resume('s', a.length)!;
+    next.update(b);
+    expect(next.digestHex()).toBe(sha224Hex(Buffer.concat([a, b])));
+    // Abandoned: once its time has passed, the next sole copy kept forgets it.
+    now = 5000;
+    hashes.keep('t', 1, hashes.resume('t', 0)!, 9000);
+    expect(hashes.resume('s', a.length)).toBeUndefined();
+    expect(hashes.resume('t', 1)).toBeDefined();
+    expect(hashes.size).toBe(2);
   });
 });
