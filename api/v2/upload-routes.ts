@@ -102,7 +102,7 @@ function headerDocs(gen: Generation, headers: Record<string, string>): ResponseC
 const ALWAYS = { 'Tus-Resumable': '1.0.0' };
 const STATE = {
   ...ALWAYS,
-  'Upload-Offset': 'Bytes durably stored and hashed: resume from here',
+  'Upload-Offset': 'Bytes received and hashed (kept in the blob store where upload records outlive the node): resume from here',
   'Upload-Expires': 'When an unfinished upload and its bytes are deleted (HTTP date)',
   'Upload-Job-Id': 'Once the last byte is in: the `file` job that carries the digest (GET /v2/jobs/{id})',
   'Upload-Job-Url': 'Once the last byte is in: `/v2/jobs/{id}`',
