@@ -36,6 +36,7 @@ const BUNDLED = new Set([
   'ipaddr.js',
   'express',
   'ioredis',
+  'pino',
 ]);
 /**
  * Packages a bundled package imports that stay resolved from node_modules at run time all the same:
@@ -95,11 +96,13 @@ const zodWithoutLocales = {
  * Parts of bundled packages that an API node's start evaluated for nothing, cut or deferred
  * (docs/decisions.md "Cold start"). The code stays in the chunk; what changes is what runs at start.
  *
- *   - DEFERRED: a bundled CommonJS package whose importers only keep a reference at load and use it
- *     inside functions: each `require` of it gets a stand-in that loads it on the first property
- *     read. Express keeps mime-types (which builds its tables from mime-db's 230 kB at load) and qs
- *     (the "extended" query parser, which this service does not use) this way; prom-client keeps
- *     @opentelemetry/api (63 kB) for exemplars, which this service does not enable.
+ *   - DEFERRED: a CommonJS package whose importers only keep a reference at load and use it inside
+ *     functions: each import of it gets a stand-in that loads it on the first property read, call
+ *     or `new`. Express keeps mime-types (which builds its tables from mime-db's 230 kB at load) and
+ *     qs (the "extended" query parser, which this service does not use) this way; prom-client keeps
+ *     @opentelemetry/api (63 kB) for exemplars, which this service does not enable; pino keeps
+ *     thread-stream (and worker_threads) for transports, which this service does not use; the
+ *     multipart upload route keeps busboy until its first multipart body.
  *   - body-parser: Express copies its four parsers onto `express` at load, which loads all four,
  *     raw-body and iconv-lite; each becomes a function that loads the parser on its first call
  *     (only the OAuth form and the management API call any, both loaded on first use).
@@ -108,7 +111,9 @@ const zodWithoutLocales = {
  *     zlib, and its cluster aggregator); this service's imports of it get only the files it uses.
  *     A name imported from the package that is not listed here stops the build.
  */
-const DEFERRED = new Set(['mime-types', 'qs', '@opentelemetry/api']);
+const DEFERRED = new Set(['mime-types', 'qs', '@opentelemetry/api', 'thread-stream', 'busboy']);
+/** Deferred for every importer, this service's code included; the others only for the bundled packages' imports. */
+const DEFERRED_EVERYWHERE = new Set(['busboy']);
 const ENTRY_POINTS = {
   'rate-limiter-flexible': { RateLimiterMemory: 'lib/RateLimiterMemory.js', RateLimiterRedis: 'lib/RateLimiterRedis.js' },
   'prom-client': {
@@ -124,8 +129,8 @@ const startCuts = {
   name: 'start-cuts',
   setup(b) {
     const inPackages = (importer) => importer.includes(`${path.sep}node_modules${path.sep}`);
-    b.onResolve({ filter: /^(mime-types|qs|@opentelemetry\/api|body-parser)$/ }, (args) =>
-      args.namespace === 'file' && inPackages(args.importer)
+    b.onResolve({ filter: /^(mime-types|qs|@opentelemetry\/api|thread-stream|busboy|body-parser)$/ }, (args) =>
+      args.namespace === 'file' && (inPackages(args.importer) || DEFERRED_EVERYWHERE.has(args.path))
         ? { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } }
         : undefined,
     );
@@ -139,7 +144,15 @@ const startCuts = {
       const contents =
         args.path === 'body-parser'
           ? `${load}\n${BODY_PARSERS.map((name) => `exports.${name} = (...options) => load().${name}(...options);`).join('\n')}`
-          : `${load}\nmodule.exports = new Proxy({}, { get: (_, key) => load()[key], has: (_, key) => key in load() });`;
+          : // A function, so that calls and `new` reach the package too; `__esModule`, which esbuild's
+            // import interop reads at load, is answered without loading it (busboy, the one imported
+            // from an ES module, does not set it).
+            `${load}\nmodule.exports = new Proxy(function deferred() {}, {
+              get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
+              has: (_, key) => key in load(),
+              apply: (_, self, args) => Reflect.apply(load(), self, args),
+              construct: (_, args) => Reflect.construct(load(), args),
+            });`;
       if (!DEFERRED.has(args.path) && args.path !== 'body-parser') throw new Error(`${args.path} is not deferred`);
       return { contents, loader: 'js', resolveDir: args.pluginData.resolveDir };
     });
