@@ -29,7 +29,6 @@ async function main(): Promise<void> {
       'npm run api is the distributed API role and needs REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES; for one process use npm start',
     );
   const logger = createLogger(config.LOG_LEVEL);
-  void checkRedisAtStart(redis, logger);
   const store = await openAccountStore(config);
   const blobs = await openBlobStore(config, logger);
   const queue = new BullMqJobQueue({
@@ -71,8 +70,11 @@ async function main(): Promise<void> {
   });
   logger.info({ mode: 'distributed', role: 'api', port: node.listeners.main.port }, 'sha224d api listening');
   // BullMQ is imported on first use (shared/queue/bullmq-load.ts), and warmed once the first answer
-  // is sent, so neither the cold start nor the first queued job pays for loading it.
+  // is sent, so neither the cold start nor the first queued job pays for loading it. Redis's
+  // settings are checked then too, on a connection of their own: a warning a second later says the
+  // same, and the first request does not share the node's start with that connection and its replies.
   afterFirstAnswer(node.listeners.main.server, BULLMQ_WARM_DELAY_MS, () => {
+    void checkRedisAtStart(redis, logger);
     loadBullMq().catch((err: unknown) => logger.error({ err }, 'BullMQ failed to load'));
   });
   // The first node to take the store's first-start lock creates the admin and prints its key and

@@ -36,6 +36,7 @@ const BUNDLED = new Set([
   'ipaddr.js',
   'express',
   'ioredis',
+  'pino',
 ]);
 /**
  * Packages a bundled package imports that stay resolved from node_modules at run time all the same:
@@ -64,6 +65,8 @@ const externalPackages = {
     // A package a bundled package imports is bundled with it: only bundled files are resolved here.
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      // The stand-in of a deferred package (startCuts below) bundles the package itself.
+      if (args.namespace === 'deferred') return undefined;
       const name = packageOf(args.path);
       if (RUNTIME_RESOLVED.has(name) && sameResolution(args.path, args.importer)) return { path: args.path, external: true };
       return BUNDLED.has(name) || args.importer.includes(`${path.sep}node_modules${path.sep}`)
@@ -89,6 +92,81 @@ const zodWithoutLocales = {
   },
 };
 
+/**
+ * Parts of bundled packages that an API node's start evaluated for nothing, cut or deferred
+ * (docs/decisions.md "Cold start"). The code stays in the chunk; what changes is what runs at start.
+ *
+ *   - DEFERRED: a CommonJS package whose importers only keep a reference at load and use it inside
+ *     functions: each import of it gets a stand-in that loads it on the first property read, call
+ *     or `new`. Express keeps mime-types (which builds its tables from mime-db's 230 kB at load) and
+ *     qs (the "extended" query parser, which this service does not use) this way; prom-client keeps
+ *     @opentelemetry/api (63 kB) for exemplars, which this service does not enable; pino keeps
+ *     thread-stream (and worker_threads) for transports, which this service does not use; the
+ *     multipart upload route keeps busboy until its first multipart body.
+ *   - body-parser: Express copies its four parsers onto `express` at load, which loads all four,
+ *     raw-body and iconv-lite; each becomes a function that loads the parser on its first call
+ *     (only the OAuth form and the management API call any, both loaded on first use).
+ *   - ENTRY_POINTS: the package's index requires every class it has (rate-limiter-flexible's
+ *     Mongo, MySQL, DynamoDB, cluster… limiters, 171 kB; prom-client's Pushgateway, with https and
+ *     zlib, and its cluster aggregator); this service's imports of it get only the files it uses.
+ *     A name imported from the package that is not listed here stops the build.
+ */
+const DEFERRED = new Set(['mime-types', 'qs', '@opentelemetry/api', 'thread-stream', 'busboy']);
+/** Deferred for every importer, this service's code included; the others only for the bundled packages' imports. */
+const DEFERRED_EVERYWHERE = new Set(['busboy']);
+const ENTRY_POINTS = {
+  'rate-limiter-flexible': { RateLimiterMemory: 'lib/RateLimiterMemory.js', RateLimiterRedis: 'lib/RateLimiterRedis.js' },
+  'prom-client': {
+    Registry: 'lib/registry.js',
+    Counter: 'lib/counter.js',
+    Gauge: 'lib/gauge.js',
+    Histogram: 'lib/histogram.js',
+    collectDefaultMetrics: 'lib/defaultMetrics.js',
+  },
+};
+const BODY_PARSERS = ['json', 'raw', 'text', 'urlencoded'];
+const startCuts = {
+  name: 'start-cuts',
+  setup(b) {
+    const inPackages = (importer) => importer.includes(`${path.sep}node_modules${path.sep}`);
+    b.onResolve({ filter: /^(mime-types|qs|@opentelemetry\/api|thread-stream|busboy|body-parser)$/ }, (args) =>
+      args.namespace === 'file' && (inPackages(args.importer) || DEFERRED_EVERYWHERE.has(args.path))
+        ? { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } }
+        : undefined,
+    );
+    b.onResolve({ filter: /^(rate-limiter-flexible|prom-client)$/ }, (args) =>
+      args.namespace === 'file' && !inPackages(args.importer)
+        ? { path: args.path, namespace: 'entry-points', pluginData: { resolveDir: args.resolveDir } }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
+      const load = `let loaded; const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`;
+      const contents =
+        args.path === 'body-parser'
+          ? `${load}\n${BODY_PARSERS.map((name) => `exports.${name} = (...options) => load().${name}(...options);`).join('\n')}`
+          : // A function, so that calls and `new` reach the package too; `__esModule`, which esbuild's
+            // import interop reads at load, is answered without loading it (busboy, the one imported
+            // from an ES module, does not set it).
+            `${load}\nmodule.exports = new Proxy(function deferred() {}, {
+              get: (_, key) => (key === '__esModule' ? undefined : load()[key]),
+              has: (_, key) => key in load(),
+              apply: (_, self, args) => Reflect.apply(load(), self, args),
+              construct: (_, args) => Reflect.construct(load(), args),
+            });`;
+      if (!DEFERRED.has(args.path) && args.path !== 'body-parser') throw new Error(`${args.path} is not deferred`);
+      return { contents, loader: 'js', resolveDir: args.pluginData.resolveDir };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'entry-points' }, (args) => {
+      const names = Object.entries(ENTRY_POINTS[args.path]);
+      const contents = names
+        .map(([name, file]) => `import ${name} from ${JSON.stringify(`${args.path}/${file}`)};`)
+        .concat(`export { ${names.map(([name]) => name).join(', ')} };`)
+        .join('\n');
+      return { contents, loader: 'js', resolveDir: args.pluginData.resolveDir };
+    });
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints: entries,
@@ -101,7 +179,7 @@ await build({
   // Chunks stay in dist/ itself: code that builds paths from import.meta.dirname expects one level below the root.
   chunkNames: '[name]-[hash]',
   target: 'node20',
-  plugins: [externalPackages, zodWithoutLocales],
+  plugins: [startCuts, externalPackages, zodWithoutLocales],
   // The maps ship with the bundles but the start scripts do not load them: --enable-source-maps
   // cost ~10 MiB of RSS and ~40 ms of CPU at start (docs/decisions.md "Speed"). An operator who
   // debugs sets NODE_OPTIONS=--enable-source-maps for stack traces in the TypeScript sources.

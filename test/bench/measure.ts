@@ -5,6 +5,7 @@
  * ratios, each taken between two measurements made seconds apart.
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import { cpuTimes, gcTraceSince, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
 
@@ -119,14 +120,53 @@ export async function measure(subject: Subject): Promise<Sample> {
   };
 }
 
-/** `rounds` rounds over every subject, order rotated per round; samples per subject, in round order. */
+/** Whether `pid` is a child of this process: a server the bench started, never a Redis or anything else it was pointed at. */
+function startedHere(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid; // ppid (field 4)
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes of the scenario's other subjects that this process started (servers, workers, the
+ * private Redis): paused while `subject` is measured, so its latency and CPU are not shared with
+ * their timers, pollers and collections on the servers' core. A process the subject uses itself
+ * (Redis of a distributed subject) is never among them.
+ */
+function othersOf(subject: Subject, subjects: Subject[]): number[] {
+  const own = new Set(subject.cpuProcesses().map((p) => p.pid));
+  const all = new Set(subjects.flatMap((s) => s.cpuProcesses().map((p) => p.pid)));
+  return [...all].filter((pid) => !own.has(pid) && startedHere(pid));
+}
+
+/** Runs `work` with `pids` stopped (SIGSTOP), and lets them go on (SIGCONT) however it ends. */
+async function withPaused<T>(pids: number[], work: () => Promise<T>): Promise<T> {
+  const paused: number[] = [];
+  try {
+    for (const pid of pids) {
+      process.kill(pid, 'SIGSTOP');
+      paused.push(pid);
+    }
+    return await work();
+  } finally {
+    for (const pid of paused) process.kill(pid, 'SIGCONT');
+  }
+}
+
+/**
+ * `rounds` rounds over every subject, order rotated per round; samples per subject, in round order.
+ * Each measurement runs with the other subjects' processes paused (othersOf).
+ */
 export async function measureRounds(subjects: Subject[], rounds: number, onSample?: (s: Subject, r: number, x: Sample) => void) {
   const samples = new Map<Subject, Sample[]>(subjects.map((s) => [s, []]));
   for (const subject of subjects) await subject.warmUp?.();
   for (let r = 0; r < rounds; r++) {
     const order = subjects.map((_, i) => subjects[(i + r) % subjects.length]!);
     for (const subject of order) {
-      const sample = await measure(subject);
+      const sample = await withPaused(othersOf(subject, subjects), () => measure(subject));
       samples.get(subject)!.push(sample);
       onSample?.(subject, r, sample);
     }

@@ -12,7 +12,9 @@
  *   - the queue path with 1 and with 3 API nodes (one worker): API CPU and Redis commands per request.
  *
  * Load comes from external generators (wrk; for ws and stream, node clients) pinned to core 1, the
- * servers to core 0 (procs.ts). Servers run with their default configuration, the request log
+ * servers to core 0 (procs.ts). While a subject is measured, the scenario's other servers (and the
+ * private Redis, unless the subject uses it) are paused with SIGSTOP, so the subject has core 0 to
+ * itself (measure.ts withPaused). Servers run with their default configuration, the request log
  * included, written to a file. CPU µs per request is the figure to read on a shared machine: it
  * counts the servers' own CPU time, which other work on the machine barely moves.
  */
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
   const scenarios: BenchResults['scenarios'] = {};
   console.log(
     `sha224d benchmark: ${os.cpus().length} cores, ${placement()}; ${options.rounds} interleaved rounds of ${options.durationSec} s; ` +
-      `load average ${loadStart.toFixed(1)}${options.quick ? ' (quick)' : ''}\n`,
+      `other subjects' servers paused while one is measured; load average ${loadStart.toFixed(1)}${options.quick ? ' (quick)' : ''}\n`,
   );
   try {
     // Each scenario starts the servers it needs when it is built and stops them when measured.

@@ -13,6 +13,22 @@ const STATIC_IMPORT = /^import\s*(?:[^"]*?from\s*)?"([^"]+)";/gms;
 /** esbuild heads each bundled file with its path: the packages deploy/build.mjs bundles rather than imports. */
 const BUNDLED_FILE = /^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm;
 
+/** esbuild's path comment of every bundled package file: `node_modules/<package>/<file>`. */
+const BUNDLED_PATH = /^\/\/ node_modules\/(\S+)$/gm;
+
+/** The chunks an entry loads before its first line runs: itself and what it imports statically. */
+function chunksLoadedAtStart(entry: string): string[] {
+  const seen = new Set<string>();
+  const walk = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = fs.readFileSync(path.join(DIST, file), 'utf8');
+    for (const [, specifier] of text.matchAll(STATIC_IMPORT)) if (specifier!.startsWith('./')) walk(specifier!.slice(2));
+  };
+  walk(entry);
+  return [...seen];
+}
+
 /** Package names an entry loads before its first line runs, imported or bundled. */
 function packagesLoadedAtStart(entry: string): Set<string> {
   const seen = new Set<string>();
@@ -68,5 +84,26 @@ describe('packages loaded at start', () => {
     const sqlAndLimiter = ['kysely', 'pg', 'better-sqlite3', 'rate-limiter-flexible'];
     for (const absent of [...http, ...sqlAndLimiter, '@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'undici'])
       expect(loaded).not.toContain(absent);
+  });
+
+  it('no API node bundles the package classes it never uses (deploy/build.mjs startCuts)', () => {
+    for (const entry of ['embedded.js', 'api.js']) {
+      const files = new Set(
+        chunksLoadedAtStart(entry).flatMap((chunk) =>
+          [...fs.readFileSync(path.join(DIST, chunk), 'utf8').matchAll(BUNDLED_PATH)].map((m) => m[1]!),
+        ),
+      );
+      expect(files).toContain('rate-limiter-flexible/lib/RateLimiterMemory.js'); // the walk reaches the limiter
+      expect(files).toContain('prom-client/lib/registry.js');
+      for (const unused of [
+        'rate-limiter-flexible/index.js',
+        'rate-limiter-flexible/lib/RateLimiterMongo.js',
+        'rate-limiter-flexible/lib/RateLimiterCluster.js',
+        'prom-client/index.js',
+        'prom-client/lib/pushgateway.js',
+        'prom-client/lib/cluster.js',
+      ])
+        expect(files).not.toContain(unused);
+    }
   });
 });

@@ -159,6 +159,65 @@ describe('migrations on SQLite', () => {
   });
 });
 
+describe('restart on an existing SQLite file', () => {
+  async function migratedFile(): Promise<string> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-mig-'));
+    cleanups.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'db.sqlite');
+    const db = await openDatabase({ sqlitePath: file });
+    try {
+      expect(await migrateToLatest(db)).toEqual(ALL);
+    } finally {
+      await db.destroy();
+    }
+    return file;
+  }
+
+  it('every migration applied: nothing runs, not even the write lock another process holds', async () => {
+    const file = await migratedFile();
+    const holder = await openDatabase({ sqlitePath: file });
+    const db = await openDatabase({ sqlitePath: file });
+    try {
+      // Another process in a write transaction: the migrator's BEGIN IMMEDIATE would wait for it.
+      await holder.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          expect(await migrateToLatest(db)).toEqual([]);
+        } finally {
+          await sql`rollback`.execute(conn);
+        }
+      });
+    } finally {
+      await Promise.all([holder.destroy(), db.destroy()]);
+    }
+  });
+
+  it('a migration missing from the file is applied on the next start', async () => {
+    const file = await migratedFile();
+    const db = await openDatabase({ sqlitePath: file });
+    try {
+      const last = ALL[ALL.length - 1]!;
+      await sql`drop index log_leaves_idempotency_key_idx`.execute(db);
+      await sql`alter table log_leaves drop column idempotency_key`.execute(db);
+      await sql`delete from kysely_migration where name = ${last}`.execute(db);
+      expect(await migrateToLatest(db)).toEqual([last]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('a migration this build does not know is refused, not skipped', async () => {
+    const file = await migratedFile();
+    const db = await openDatabase({ sqlitePath: file });
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_build', ${new Date().toISOString()})`.execute(db);
+      await expect(migrateToLatest(db)).rejects.toThrow(/Migration failed/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
 describe('openDatabase', () => {
   it('refuses a URL of another engine instead of silently using SQLite', async () => {
     await expect(openDatabase({ databaseUrl: 'mysql://root@localhost/db', sqlitePath: '/tmp/x.sqlite' })).rejects.toThrow(/postgres:\/\//);
