@@ -238,7 +238,11 @@ export class TransparencyLog {
       return text;
     });
     const leafBase64 = leafBytes.toString('base64');
-    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 });
+    // The tlog-proof text is made when read: a /v2/hash answer writes it from these parts instead
+    // (api/http/receipt-body.ts), and would only throw the strings away.
+    let head: string | undefined;
+    const proofHead = (): string =>
+      (head ??= tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 }));
     return {
       id: String(index),
       index,
@@ -251,8 +255,12 @@ export class TransparencyLog {
       inclusionProof: proof,
       inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
-      tlogProof: `${head}\n\n${cp.note}`,
-      tlogProofHead: head,
+      get tlogProof() {
+        return `${proofHead()}\n\n${cp.note}`;
+      },
+      get tlogProofHead() {
+        return proofHead();
+      },
     };
   }
 
