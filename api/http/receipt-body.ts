@@ -1,6 +1,7 @@
 /** A transparency log receipt as JSON (docs/proving.md), the same on every route that answers one (v1 and v2). */
 import type { Response } from 'express';
 import type { LoggedReceipt, Receipt } from '../../shared/proof/log.js';
+import { TLOG_PROOF_HEADER } from '../../shared/proof/tlog-proof.js';
 import type { Body } from '../schemas/common.js';
 import { sendJsonText } from './send-json.js';
 import type * as proof from '../schemas/proof.js';
@@ -45,44 +46,73 @@ function checkpointParts(note: string, key: string): { noteJson: Buffer; tail: B
   return last;
 }
 
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const BACKSLASH = 0x5c;
+const LETTER_N = 0x6e;
+
 /**
  * The UTF-8 bytes of `JSON.stringify({ ...head, receipt: receiptBody(logged) })`, byte for byte,
- * built from parts so the checkpoint's JSON (in `checkpoint` and at the end of `tlog_proof`) is
- * escaped and encoded once per checkpoint rather than per answer (docs/decisions.md "Proof of
- * existence"). `head` holds the answer's other fields, none named `receipt`.
+ * written into one buffer sized first: the checkpoint's JSON (in `checkpoint` and at the end of
+ * `tlog_proof`) is escaped and encoded once per checkpoint rather than per answer, and the proof
+ * hashes, which the answer writes twice (the `inclusion_proof` array and the tlog-proof lines), are
+ * copied in as they are, with no intermediate strings (docs/decisions.md "Proof of existence").
+ * `head` holds the answer's other fields, none named `receipt`.
+ *
+ * Every string written without escaping needs none: the index in digits; the leaf's digest in hex,
+ * its source one of LEAF_SOURCES and its account tag base64url, as shared/proof/leaf.ts encodes and
+ * checks them; an ISO time; base64; the tlog-proof header. The tlog-proof text (TLOG_PROOF_HEADER,
+ * the `extra` line with the leaf, the `index` line, one line per hash, a blank line, the note) has
+ * newlines as its only characters JSON escapes.
  */
 export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   const { receipt, logKey } = logged;
+  const { leaf } = receipt;
   const headJson = JSON.stringify(head);
   const open = headJson === '{}' ? '{' : `${headJson.slice(0, -1)},`;
   const { noteJson, tail } = checkpointParts(receipt.checkpoint, logKey);
-  // The tlog-proof head is ASCII without quotes or backslashes (a header, base64, digits): its only
-  // character JSON escapes is the newline. It is followed by a blank line and the note.
-  const proofHead = receipt.tlogProofHead.replaceAll('\n', '\\n');
-  return Buffer.concat([
-    Buffer.from(`${open}"receipt":${leadingJson(receipt)},"checkpoint":`),
-    noteJson,
-    Buffer.from(`,"tlog_proof":"${proofHead}\\n\\n`),
-    tail,
-  ]);
-}
-
-/**
- * `JSON.stringify(leadingFields(receipt))` without its closing brace, from a template: every string
- * in it needs no escaping (the index in digits; the leaf's digest in hex, its source one of
- * LEAF_SOURCES and its account tag base64url, as shared/proof/leaf.ts encodes and checks them; an
- * ISO time; base64), so the text is the same.
- */
-function leadingJson(receipt: Receipt): string {
-  const { leaf } = receipt;
-  let proof = '';
-  for (const hash of receipt.inclusionProofBase64) proof += proof === '' ? `"${hash}"` : `,"${hash}"`;
-  return (
-    `{"id":"${receipt.id}","index":${receipt.index},"leaf":{"digest":"${leaf.digest}","length":${leaf.length},` +
+  const hashes = receipt.inclusionProofBase64;
+  const start =
+    `${open}"receipt":{"id":"${receipt.id}","index":${receipt.index},"leaf":{"digest":"${leaf.digest}","length":${leaf.length},` +
     `"source":"${leaf.source}","account":"${leaf.account}","time":"${new Date(leaf.timeMs).toISOString()}"},` +
     `"leaf_base64":"${receipt.leafBase64}","tree_size":${receipt.treeSize},"root_hash":"${receipt.rootHashBase64}",` +
-    `"inclusion_proof":[${proof}]`
-  );
+    `"inclusion_proof":[`;
+  const middle = '],"checkpoint":';
+  const proofStart = `,"tlog_proof":"${TLOG_PROOF_HEADER}\\nextra ${receipt.leafBase64}\\nindex ${receipt.index}`;
+  const blankLine = '\\n\\n';
+  let hashBytes = 0;
+  for (const hash of hashes) hashBytes += hash.length;
+  const startBytes = Buffer.byteLength(start);
+  const size =
+    startBytes +
+    (hashBytes + 3 * hashes.length - (hashes.length > 0 ? 1 : 0)) + // "h1","h2"
+    middle.length +
+    noteJson.length +
+    proofStart.length +
+    (hashBytes + 2 * hashes.length) + // \nh1\nh2
+    blankLine.length +
+    tail.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(start, 0, startBytes, 'utf8');
+  hashes.forEach((hash, i) => {
+    if (i > 0) out[at++] = COMMA;
+    out[at++] = QUOTE;
+    at += out.write(hash, at, 'latin1');
+    out[at++] = QUOTE;
+  });
+  at += out.write(middle, at, 'latin1');
+  at += noteJson.copy(out, at);
+  at += out.write(proofStart, at, 'latin1');
+  for (const hash of hashes) {
+    out[at++] = BACKSLASH;
+    out[at++] = LETTER_N;
+    at += out.write(hash, at, 'latin1');
+  }
+  at += out.write(blankLine, at, 'latin1');
+  at += tail.copy(out, at);
+  // Every byte written: a wrong size would send garbage from the pool.
+  if (at !== size) throw new Error(`receipt JSON: wrote ${at} of ${size} bytes`);
+  return out;
 }
 
 /** A 200 answer of `head` and the receipt, as api/http/send-json.ts answers any JSON. */

@@ -10,7 +10,7 @@ import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
 import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
 import type { LogKey } from './log-key.js';
-import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree } from './merkle.js';
+import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree, type NodeReader } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
 import { tlogProofHead } from './tlog-proof.js';
 import { Sequencer } from './sequencer.js';
@@ -46,6 +46,19 @@ export interface LogEntryInput {
   readonly accountId: string;
 }
 
+/**
+ * What the receipts against one checkpoint size share: the hashes of the ranges ending at that size,
+ * the tree's nodes as read for them, and the base64 of every proof hash written (a batch's receipts
+ * are all against its checkpoint, and their proofs mostly name the same nodes).
+ */
+interface SharedProofParts {
+  readonly size: number;
+  readonly rootBase64: string;
+  readonly read: NodeReader;
+  readonly edges: EdgeHashes;
+  readonly base64: Map<Buffer, string>;
+}
+
 /** Leaves read per query while catching up. */
 const SYNC_PAGE = 5000;
 /** Account tags kept (an HMAC each); the map starts afresh when full. */
@@ -59,12 +72,7 @@ export class TransparencyLog {
   #publishing: Promise<StoredCheckpoint> | undefined;
   #latest: StoredCheckpoint | undefined;
   #timer: NodeJS.Timeout | undefined;
-  /**
-   * What the receipts against one checkpoint size share: the hashes of the ranges ending at that
-   * size and the base64 of every proof hash written (a batch's receipts are all against its
-   * checkpoint, and their proofs mostly name the same nodes).
-   */
-  #shared: { size: number; rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } | undefined;
+  #shared: SharedProofParts | undefined;
 
   constructor(
     readonly store: LogStore,
@@ -223,14 +231,18 @@ export class TransparencyLog {
   /** A receipt from the tree in memory, which holds at least `cp.size` leaves. */
   #receipt(index: number, leafBytes: Buffer, leaf: LeafRecord, cp: StoredCheckpoint): Receipt {
     const shared = this.#sharedAt(cp.size, cp.root);
-    const proof = inclusionProof(this.#tree.read, index, cp.size, shared.edges);
+    const proof = inclusionProof(shared.read, index, cp.size, shared.edges);
     const proofBase64 = proof.map((hash) => {
       let text = shared.base64.get(hash);
       if (text === undefined) shared.base64.set(hash, (text = hash.toString('base64')));
       return text;
     });
     const leafBase64 = leafBytes.toString('base64');
-    const head = tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 });
+    // The tlog-proof text is made when read: a /v2/hash answer writes it from these parts instead
+    // (api/http/receipt-body.ts), and would only throw the strings away.
+    let head: string | undefined;
+    const proofHead = (): string =>
+      (head ??= tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 }));
     return {
       id: String(index),
       index,
@@ -243,13 +255,28 @@ export class TransparencyLog {
       inclusionProof: proof,
       inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
-      tlogProof: `${head}\n\n${cp.note}`,
-      tlogProofHead: head,
+      get tlogProof() {
+        return `${proofHead()}\n\n${cp.note}`;
+      },
+      get tlogProofHead() {
+        return proofHead();
+      },
     };
   }
 
-  #sharedAt(size: number, root: Buffer): { rootBase64: string; edges: EdgeHashes; base64: Map<Buffer, string> } {
-    if (this.#shared?.size !== size) this.#shared = { size, rootBase64: root.toString('base64'), edges: new Map(), base64: new Map() };
+  #sharedAt(size: number, root: Buffer): SharedProofParts {
+    if (this.#shared?.size !== size) {
+      // The tree answers a new view per read: the same node read again is the same Buffer here, so
+      // `base64` finds it.
+      const nodes = new Map<number, Buffer>();
+      const read: NodeReader = (level, index) => {
+        const key = index * 64 + level;
+        let hash = nodes.get(key);
+        if (hash === undefined) nodes.set(key, (hash = this.#tree.read(level, index)));
+        return hash;
+      };
+      this.#shared = { size, rootBase64: root.toString('base64'), read, edges: new Map(), base64: new Map() };
+    }
     return this.#shared;
   }
 

@@ -226,35 +226,69 @@ export function verifyConsistency(
   return sn === 0 && equalHash(fr, oldRoot) && equalHash(sr, newRoot);
 }
 
+/** Hashes per chunk of a `HashColumn`: 128 KiB of memory each. */
+const CHUNK_HASHES = 4096;
+
 /**
- * Complete-subtree hashes kept in memory, level by level: `levels[0]` are the leaf hashes, and each
+ * One level of a `MemoryTree`: its hashes back to back in large buffers. A Buffer per hash is a
+ * typed array, an ArrayBuffer and a backing store of its own per node, kept for the life of the
+ * process and copied and promoted by the young-generation GC as the tree grows: about 950 bytes of
+ * memory per leaf, against about 175 here (200,000 leaves, RSS). Reads answer views into the chunks.
+ */
+class HashColumn {
+  readonly #chunks: Buffer[] = [];
+  length = 0;
+
+  push(hash: Uint8Array): void {
+    const slot = this.length % CHUNK_HASHES;
+    // allocUnsafeSlow: a chunk of its own, not a slice of the shared pool; every byte is written before it is read.
+    if (slot === 0) this.#chunks.push(Buffer.allocUnsafeSlow(CHUNK_HASHES * HASH_SIZE));
+    this.#chunks[this.#chunks.length - 1]!.set(hash, slot * HASH_SIZE);
+    this.length++;
+  }
+
+  /** The hash at `index` (< length), as a view that stays valid: chunks are never written again. */
+  at(index: number): Buffer {
+    const chunk = this.#chunks[Math.floor(index / CHUNK_HASHES)]!;
+    const offset = (index % CHUNK_HASHES) * HASH_SIZE;
+    return chunk.subarray(offset, offset + HASH_SIZE);
+  }
+}
+
+/**
+ * Complete-subtree hashes kept in memory, level by level: level 0 holds the leaf hashes, and each
  * level above holds a hash for every complete pair below. Appending is O(log n) amortised.
  */
 export class MemoryTree {
-  readonly levels: Buffer[][] = [[]];
+  readonly #levels: HashColumn[] = [new HashColumn()];
 
   get size(): number {
-    return this.levels[0]?.length ?? 0;
+    return this.#levels[0]!.length;
   }
 
-  /** Appends one leaf hash and every complete subtree it closes. */
-  appendLeafHash(leafHash: Buffer): void {
+  /** Appends one leaf hash and every complete subtree it closes (the bytes are copied). */
+  appendLeafHash(leafHash: Uint8Array): void {
     let hash = leafHash;
     for (let level = 0; ; level++) {
-      const row = this.levels[level] ?? (this.levels[level] = []);
+      const row = this.#levels[level] ?? (this.#levels[level] = new HashColumn());
       row.push(hash);
       if (row.length % 2 === 1) return;
-      const left = row[row.length - 2];
-      if (!left) return;
-      hash = hashChildren(left, hash);
+      hash = hashChildren(row.at(row.length - 2), hash);
     }
   }
 
   readonly read: NodeReader = (level, index) => {
-    const hash = this.levels[level]?.[index];
-    if (!hash) throw new RangeError(`no complete subtree at level ${level}, index ${index}`);
-    return hash;
+    const row = this.#levels[level];
+    if (!row || !Number.isInteger(index) || index < 0 || index >= row.length) {
+      throw new RangeError(`no complete subtree at level ${level}, index ${index}`);
+    }
+    return row.at(index);
   };
+
+  /** How many complete subtrees `level` has. */
+  #width(level: number): number {
+    return this.#levels[level]?.length ?? 0;
+  }
 
   root(size = this.size): Buffer {
     return rootHash(this.read, size);
@@ -267,7 +301,7 @@ export class MemoryTree {
   rootWith(extra: readonly Buffer[]): Buffer {
     const added: Buffer[][] = [];
     const read: NodeReader = (level, index) => {
-      const base = this.levels[level]?.length ?? 0;
+      const base = this.#width(level);
       if (index < base) return this.read(level, index);
       const hash = added[level]?.[index - base];
       if (!hash) throw new RangeError(`no complete subtree at level ${level}, index ${index}`);
@@ -278,7 +312,7 @@ export class MemoryTree {
       for (let level = 0; ; level++) {
         const row = (added[level] ??= []);
         row.push(hash);
-        const length = (this.levels[level]?.length ?? 0) + row.length;
+        const length = this.#width(level) + row.length;
         if (length % 2 === 1) break;
         hash = hashChildren(read(level, length - 2), hash);
       }

@@ -57,6 +57,18 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(?:ql)?:\/\//i.test(url);
 }
 
+/** The connection under each SQLite Kysely instance opened here (sqliteConnectionOf). */
+const sqliteConnections = new WeakMap<Kysely<Database>, SqliteConnection>();
+
+/**
+ * The SQLite connection under `db`, for statements prepared once and run many times (Kysely
+ * prepares every query anew); undefined on PostgreSQL. Use it only inside `db.connection()` or a
+ * transaction of `db`: Kysely's one SQLite connection is shared, and those hold it.
+ */
+export function sqliteConnectionOf(db: Kysely<Database>): SqliteConnection | undefined {
+  return sqliteConnections.get(db);
+}
+
 export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
@@ -111,5 +123,7 @@ function openSqlite(file: string): Kysely<Database> {
   enableWal(database);
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  sqliteConnections.set(db, database);
+  return db;
 }

@@ -9,9 +9,10 @@
  * goes backwards. A keyed leaf (an async job's digest) is added once, whoever asks again.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { isPostgres } from './database.js';
+import { isPostgres, sqliteConnectionOf } from './database.js';
 import { ADVISORY_LOCK_CLASS } from './migrations.js';
 import type { Database } from './schema.js';
+import { SqliteLogAppender } from './sqlite-log-append.js';
 
 export interface StoredLeaf {
   readonly index: number;
@@ -76,7 +77,13 @@ const INSERT_CHUNK = 500;
 type Reader = Kysely<Database> | Transaction<Database>;
 
 export class KyselyLogStore implements LogStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** SQLite's append through prepared statements (sqlite-log-append.ts); undefined on PostgreSQL. */
+  readonly #sqlite: SqliteLogAppender | undefined;
+
+  constructor(private readonly db: Kysely<Database>) {
+    const connection = sqliteConnectionOf(db);
+    this.#sqlite = connection && new SqliteLogAppender(db, connection);
+  }
 
   private async lock(trx: Transaction<Database>): Promise<void> {
     if (!isPostgres(this.db)) return;
@@ -84,6 +91,7 @@ export class KyselyLogStore implements LogStore {
   }
 
   append(leaves: readonly NewLeaf[], seal?: SealBatch): Promise<AppendOutcome> {
+    if (this.#sqlite) return this.#sqlite.append(leaves, seal);
     return this.db.transaction().execute(async (trx) => {
       await this.lock(trx);
       const row = await trx

@@ -1,0 +1,116 @@
+/**
+ * The transparency log's append on SQLite (embedded mode) through statements prepared once: the
+ * same transaction as KyselyLogStore.append (shared/store/kysely-log.ts), whose every batch Kysely
+ * would build, compile and prepare anew, for leaves one request each (docs/decisions.md "Proof of
+ * existence"). One row per INSERT: a prepared single-row insert run per leaf costs less than
+ * compiling and preparing one statement per batch size.
+ */
+import type { Kysely } from 'kysely';
+import type { SqliteConnection } from './sqlite-driver.js';
+import type { AppendOutcome, NewLeaf, SealBatch, StoredCheckpoint, StoredLeaf } from './kysely-log.js';
+import type { Database } from './schema.js';
+
+type Statement = ReturnType<SqliteConnection['prepare']>;
+
+interface LeafRow {
+  idx: number | bigint;
+  leaf: string;
+  leaf_hash: string;
+}
+
+export class SqliteLogAppender {
+  #statements: ReturnType<typeof prepare> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly connection: SqliteConnection,
+  ) {}
+
+  /** Prepared on first use: after the migrations that made the tables. */
+  get #s(): ReturnType<typeof prepare> {
+    return (this.#statements ??= prepare(this.connection));
+  }
+
+  /**
+   * Appends in one transaction, holding Kysely's connection so no other query of this process runs
+   * in between. BEGIN IMMEDIATE takes the write lock first (another process waits busy_timeout),
+   * so reading the next index and inserting cannot interleave with another writer.
+   */
+  append(leaves: readonly NewLeaf[], seal?: SealBatch): Promise<AppendOutcome> {
+    return this.db.connection().execute(async () => {
+      const s = this.#s;
+      s.begin.run([]);
+      try {
+        const outcome = await this.#append(s, leaves, seal);
+        s.commit.run([]);
+        return outcome;
+      } catch (err) {
+        // SQLite may have rolled back already (an I/O error): the first error is the one to report.
+        try {
+          s.rollback.run([]);
+        } catch {
+          // no transaction left to roll back
+        }
+        throw err;
+      }
+    });
+  }
+
+  async #append(s: ReturnType<typeof prepare>, leaves: readonly NewLeaf[], seal: SealBatch | undefined): Promise<AppendOutcome> {
+    const last = (s.last.all([])[0] as { last: number | bigint | null } | undefined)?.last;
+    const first = last === null || last === undefined ? 0 : Number(last) + 1;
+    // Keys already logged, and keys repeated within this batch, keep their first index.
+    const known = new Map<string, number>();
+    const indices: number[] = [];
+    const fresh: NewLeaf[] = [];
+    for (const l of leaves) {
+      if (l.key !== undefined && !known.has(l.key)) {
+        const row = s.keyed.all([l.key])[0] as { idx: number | bigint } | undefined;
+        if (row) known.set(l.key, Number(row.idx));
+      }
+      const earlier = l.key === undefined ? undefined : known.get(l.key);
+      if (earlier !== undefined) {
+        indices.push(earlier);
+        continue;
+      }
+      const index = first + fresh.length;
+      if (l.key !== undefined) known.set(l.key, index);
+      indices.push(index);
+      fresh.push(l);
+    }
+    const now = Date.now();
+    fresh.forEach((l, i) => s.insertLeaf.run([first + i, l.leaf.toString('utf8'), l.leafHash.toString('hex'), now, l.key ?? null]));
+    let checkpoint: StoredCheckpoint | undefined;
+    if (seal && fresh.length > 0) {
+      checkpoint = await seal({
+        first,
+        added: fresh.map((l) => l.leafHash),
+        read: (start, limit) => Promise.resolve(readLeaves(s.read, start, limit)),
+      });
+      s.insertCheckpoint.run([checkpoint.size, checkpoint.root.toString('hex'), checkpoint.note, now]);
+    }
+    return { indices, first, added: fresh.length, checkpoint };
+  }
+}
+
+function prepare(connection: SqliteConnection) {
+  const p = (sql: string): Statement => connection.prepare(sql);
+  return {
+    begin: p('BEGIN IMMEDIATE'),
+    commit: p('COMMIT'),
+    rollback: p('ROLLBACK'),
+    last: p('SELECT max(idx) AS last FROM log_leaves'),
+    keyed: p('SELECT idx FROM log_leaves WHERE idempotency_key = ?'),
+    insertLeaf: p('INSERT INTO log_leaves (idx, leaf, leaf_hash, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)'),
+    insertCheckpoint: p('INSERT INTO log_checkpoints (size, root, note, created_at) VALUES (?, ?, ?, ?)'),
+    read: p('SELECT idx, leaf, leaf_hash FROM log_leaves WHERE idx >= ? ORDER BY idx LIMIT ?'),
+  };
+}
+
+function readLeaves(read: Statement, start: number, limit: number): StoredLeaf[] {
+  return (read.all([start, limit]) as LeafRow[]).map((r) => ({
+    index: Number(r.idx),
+    leaf: Buffer.from(r.leaf, 'utf8'),
+    leafHash: Buffer.from(r.leaf_hash, 'hex'),
+  }));
+}
