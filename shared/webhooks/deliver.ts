@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { KyselyWebhookStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
 import type { SecretBox } from './secrets.js';
 import { nextDelayMs, parseRetryAfter } from './schedule.js';
-import type { AttemptOutcome, SendPolicy } from './send.js';
+import type { AttemptOutcome, SendPolicy, WebhookSender } from './send.js';
 import { signedHeaders } from './signature.js';
 import type { WebhookMetrics } from './metrics.js';
 
@@ -44,7 +44,22 @@ export type AttemptResult =
   { state: 'delivered' | 'failed' | 'skipped' } | { state: 'retry'; delayMs: number; endpointId: string; attemptsMade: number };
 
 export class WebhookDeliverer {
+  /** Built with the first attempt, not at start (undici is loaded then): most embedded nodes never send one. */
+  private sender: Promise<WebhookSender> | undefined;
+
   constructor(private readonly options: DelivererOptions) {}
+
+  /** Closes the sender's keep-alive connections (requests in flight finish first). */
+  async close(): Promise<void> {
+    const sender = await this.sender?.catch(() => undefined);
+    this.sender = undefined;
+    await sender?.close();
+  }
+
+  private senderOf(): Promise<WebhookSender> {
+    this.sender ??= import('./send.js').then(({ WebhookSender }) => new WebhookSender(this.options.send));
+    return this.sender;
+  }
 
   /** The secrets to sign with, newest first: the previous one too while its overlap lasts. */
   activeSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
@@ -77,9 +92,8 @@ export class WebhookDeliverer {
     }
     const timestamp = Math.floor(now() / 1000);
     const headers = signedHeaders(this.activeSecrets(endpoint, now()), delivery.id, timestamp, delivery.payload);
-    // undici is loaded with the first attempt, not at start: most embedded nodes never send one.
-    const { sendAttempt } = await import('./send.js');
-    const outcome = await gate(endpoint.id, () => sendAttempt(endpoint.url, headers, delivery.payload, this.options.send));
+    const sender = await this.senderOf();
+    const outcome = await gate(endpoint.id, () => sender.send(endpoint.url, headers, delivery.payload));
     const verdict = classify(outcome);
     this.options.metrics?.attempted(verdict.kind, outcome.latencyMs / 1000);
     const log = logger.child({ deliveryId: delivery.id, endpointId: endpoint.id, attempt: delivery.attempts + 1 });

@@ -1,13 +1,21 @@
 /**
- * One delivery attempt: a POST of the signed body to the endpoint, through the same SSRF guard
- * as URL jobs (shared/net/guarded-connect.ts). Every attempt resolves the name again and dials
- * only an address the policy allows, so a receiver's DNS answer cannot change between "checked"
- * and "dialed" (rebinding), and a name that pointed at a public address yesterday and at
- * 169.254.169.254 today is refused today. Redirects are never followed (a 3xx is a failure).
+ * One delivery attempt: a POST of the signed body to the endpoint, through the same SSRF policy
+ * as URL jobs (shared/net/address-policy.ts). Every attempt resolves the name again and checks
+ * every answer, so a name that pointed at a public address yesterday and at 169.254.169.254 today
+ * is refused today (DNS rebinding). Redirects are never followed (a 3xx is a failure).
+ *
+ * Connections are kept alive and reused, but only under the rule of docs/decisions.md "Webhooks":
+ * a pool is keyed by the endpoint's origin (scheme, host name as Host and TLS servername, port)
+ * AND the set of addresses this attempt's resolution returned and the policy allowed; its
+ * connections dial only those addresses. So a reused connection always goes to an address that
+ * this very attempt resolved and checked; when the answer changes, the attempt gets another pool
+ * (new connections to the new, checked addresses) and the old one is left to idle out.
  */
-import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
-import { AddressDeniedError, guardedConnector } from '../net/guarded-connect.js';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { buildConnector, Pool } from 'undici';
+import { checkAddress, type AddressPolicyOptions } from '../net/address-policy.js';
+import { AddressDeniedError, guardLookup } from '../net/guarded-connect.js';
 import type { SignedHeaders } from './signature.js';
 
 /** Bytes of the response body kept for the delivery log; the rest is not read. */
@@ -31,36 +39,166 @@ export interface AttemptOutcome {
   bodyExcerpt?: string;
 }
 
-export async function sendAttempt(url: string, headers: SignedHeaders, body: string, policy: SendPolicy): Promise<AttemptOutcome> {
-  const started = performance.now();
-  // One Agent per attempt: no connection or DNS answer outlives the check made for it.
-  const agent = new Agent({
-    connect: guardedConnector({ allowCidrs: policy.allowCidrs, lookup: policy.lookup, connectTimeoutMs: policy.timeoutMs }),
-    headersTimeout: policy.timeoutMs,
-    bodyTimeout: policy.timeoutMs,
-  });
-  const signal = AbortSignal.timeout(policy.timeoutMs);
-  try {
-    const res = await request(url, {
-      method: 'POST',
-      dispatcher: agent,
-      signal,
-      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'sha224d-webhooks/1' },
-      body,
-    });
-    const bodyExcerpt = await readExcerpt(res.body);
-    const retryAfter = res.headers['retry-after'];
-    return {
-      status: res.statusCode,
-      latencyMs: Math.round(performance.now() - started),
-      bodyExcerpt,
-      ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
-    };
-  } catch (err) {
-    return { latencyMs: Math.round(performance.now() - started), error: describe(err, signal) };
-  } finally {
-    await agent.destroy().catch(() => undefined);
+/** Pools not used for this long are closed (their sockets have long idled out by then). */
+const POOL_IDLE_MS = 60_000;
+/** At most this many pools (origin × address set) at once; the least recently used go first. */
+const MAX_POOLS = 256;
+
+const systemLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, callback);
+};
+
+interface PoolEntry {
+  pool: Pool;
+  lastUsed: number;
+}
+
+/** The senders of one process: keep-alive pools to receivers, keyed as the header comment says. */
+export class WebhookSender {
+  private readonly pools = new Map<string, PoolEntry>();
+  private readonly policy: AddressPolicyOptions;
+  private readonly resolve: LookupFunction;
+  private lastSweep = 0;
+
+  constructor(private readonly options: SendPolicy) {
+    this.policy = { allowCidrs: options.allowCidrs };
+    this.resolve = guardLookup(this.policy, options.lookup ?? systemLookup);
   }
+
+  async send(url: string, headers: SignedHeaders, body: string): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const target = new URL(url);
+      const addresses = await this.checkedAddresses(target.hostname);
+      const res = await this.poolFor(target.origin, addresses).request({
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        signal,
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'sha224d-webhooks/1' },
+        body,
+      });
+      const bodyExcerpt = await readExcerpt(res.body);
+      const retryAfter = res.headers['retry-after'];
+      return {
+        status: res.statusCode,
+        latencyMs: Math.round(performance.now() - started),
+        bodyExcerpt,
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+      };
+    } catch (err) {
+      return { latencyMs: Math.round(performance.now() - started), error: describe(err, signal) };
+    }
+  }
+
+  /** Closes every pool; requests in flight finish first. */
+  async close(): Promise<void> {
+    const entries = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.allSettled(entries.map((e) => e.pool.close()));
+  }
+
+  /** Pools open now (for tests of the pool rule). */
+  get poolCount(): number {
+    return this.pools.size;
+  }
+
+  /**
+   * This attempt's resolution of `hostname`, every answer allowed by the policy (a name with one
+   * denied answer is refused whole: guardLookup). A literal address is checked as it is.
+   */
+  private checkedAddresses(hostname: string): Promise<LookupAddress[]> {
+    const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+    const family = isIP(host);
+    if (family !== 0) {
+      const verdict = checkAddress(host, this.policy);
+      return verdict.allowed ? Promise.resolve([{ address: host, family }]) : Promise.reject(new AddressDeniedError(verdict.rule));
+    }
+    return new Promise((resolve, reject) => {
+      this.resolve(host, { all: true }, (err, answer) => {
+        if (err) reject(err);
+        else resolve(Array.isArray(answer) ? answer : []);
+      });
+    });
+  }
+
+  private poolFor(origin: string, addresses: readonly LookupAddress[]): Pool {
+    const now = Date.now();
+    this.sweep(now);
+    const key = `${origin} ${addresses
+      .map((a) => a.address)
+      .sort()
+      .join(',')}`;
+    let entry = this.pools.get(key);
+    if (entry === undefined) {
+      entry = {
+        pool: new Pool(origin, {
+          connect: pinnedConnector(addresses, this.policy, this.options.timeoutMs),
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        }),
+        lastUsed: now,
+      };
+      if (this.pools.size >= MAX_POOLS) this.evictOldest();
+    } else {
+      // Re-inserted: the map's order is least recently used first.
+      this.pools.delete(key);
+      entry.lastUsed = now;
+    }
+    this.pools.set(key, entry);
+    return entry.pool;
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < POOL_IDLE_MS / 2) return;
+    this.lastSweep = now;
+    for (const [key, entry] of this.pools) {
+      if (now - entry.lastUsed < POOL_IDLE_MS) break;
+      this.pools.delete(key);
+      void entry.pool.close().catch(() => undefined);
+    }
+  }
+
+  private evictOldest(): void {
+    const oldest = this.pools.entries().next().value;
+    if (oldest === undefined) return;
+    this.pools.delete(oldest[0]);
+    void oldest[1].pool.close().catch(() => undefined);
+  }
+}
+
+/**
+ * An undici connector that dials only `addresses` (checked by the attempt that made the pool),
+ * whatever the name would resolve to now, with the origin's host name kept for TLS (SNI and the
+ * certificate check). The connected socket's remote address is checked once more, so a change to
+ * the code above fails closed.
+ */
+function pinnedConnector(addresses: readonly LookupAddress[], policy: AddressPolicyOptions, timeoutMs: number): buildConnector.connector {
+  const first = addresses[0];
+  const pinned: LookupFunction = (hostname, options, callback) => {
+    if (first === undefined) callback(new AddressDeniedError('invalid'), '');
+    else if (options.all === true) callback(null, [...addresses]);
+    else callback(null, first.address, first.family);
+  };
+  const allowed = new Set(addresses.map((a) => a.address));
+  const connect = buildConnector({ lookup: pinned, timeout: timeoutMs });
+  return (target, callback) => {
+    connect(target, (...args) => {
+      const [err, socket] = args;
+      if (err !== null) {
+        callback(err, null);
+        return;
+      }
+      const remote = socket.remoteAddress;
+      const verdict = remote === undefined ? undefined : checkAddress(remote, policy);
+      if (remote === undefined || !allowed.has(remote) || verdict?.allowed !== true) {
+        socket.destroy();
+        callback(new AddressDeniedError(verdict?.allowed === false ? verdict.rule : 'invalid'), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
 }
 
 async function readExcerpt(stream: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
@@ -75,6 +213,7 @@ async function readExcerpt(stream: AsyncIterable<Buffer> & { destroy(): unknown 
   } catch {
     // A body that breaks off is still an answer: its status counts.
   } finally {
+    // A body read to its end leaves the connection to the pool; one cut short closes it.
     stream.destroy();
   }
   return Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
