@@ -35,6 +35,9 @@ export interface DelivererOptions {
  * store's reads and writes around them do not hold a slot (docs/decisions.md "Webhooks").
  */
 export type SendGate = (endpointId: string, send: () => Promise<AttemptOutcome>) => Promise<AttemptOutcome>;
+/** Opened secrets kept at most (two per endpoint during a rotation); past it the cache starts over. */
+const OPENED_SECRETS_MAX = 1024;
+
 const ungated: SendGate = (_endpointId, send) => send();
 
 /** What an attempt needs of its delivery row. */
@@ -46,6 +49,7 @@ export type AttemptResult =
 export class WebhookDeliverer {
   /** Built with the first attempt, not at start (undici is loaded then): most embedded nodes never send one. */
   private sender: Promise<WebhookSender> | undefined;
+  private readonly secrets = new Map<string, string>();
 
   constructor(private readonly options: DelivererOptions) {}
 
@@ -63,11 +67,26 @@ export class WebhookDeliverer {
 
   /** The secrets to sign with, newest first: the previous one too while its overlap lasts. */
   activeSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
-    const { box } = this.options;
-    const secrets = [box.open(endpoint.secretSealed, endpoint.id)];
+    const secrets = [this.opened(endpoint.secretSealed, endpoint.id)];
     if (endpoint.previousSecretSealed !== undefined && (endpoint.previousExpiresAt ?? 0) > now)
-      secrets.push(box.open(endpoint.previousSecretSealed, endpoint.id));
+      secrets.push(this.opened(endpoint.previousSecretSealed, endpoint.id));
     return secrets;
+  }
+
+  /**
+   * A sealed secret opened once, not at every delivery (an AES-GCM decryption each). Keyed by the
+   * sealed text and the endpoint id it is bound to: a rotation seals a new secret (a new random
+   * IV), so it is a new key and the old entry simply stops being asked for.
+   */
+  private opened(sealed: string, endpointId: string): string {
+    const key = `${endpointId} ${sealed}`;
+    let secret = this.secrets.get(key);
+    if (secret === undefined) {
+      secret = this.options.box.open(sealed, endpointId);
+      if (this.secrets.size >= OPENED_SECRETS_MAX) this.secrets.clear();
+      this.secrets.set(key, secret);
+    }
+    return secret;
   }
 
   async attempt(deliveryId: string, gate: SendGate = ungated): Promise<AttemptResult> {
