@@ -13,6 +13,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { buildConnector, Pool } from 'undici';
 import { checkAddress, type AddressPolicyOptions } from '../net/address-policy.js';
 import { AddressDeniedError, guardLookup } from '../net/guarded-connect.js';
@@ -180,7 +181,7 @@ function pinnedConnector(addresses: readonly LookupAddress[], policy: AddressPol
     else if (options.all === true) callback(null, [...addresses]);
     else callback(null, first.address, first.family);
   };
-  const allowed = new Set(addresses.map((a) => a.address));
+  const allowed = new Set(addresses.map((a) => canonical(a.address)));
   const connect = buildConnector({ lookup: pinned, timeout: timeoutMs });
   return (target, callback) => {
     connect(target, (...args) => {
@@ -191,7 +192,7 @@ function pinnedConnector(addresses: readonly LookupAddress[], policy: AddressPol
       }
       const remote = socket.remoteAddress;
       const verdict = remote === undefined ? undefined : checkAddress(remote, policy);
-      if (remote === undefined || !allowed.has(remote) || verdict?.allowed !== true) {
+      if (remote === undefined || !allowed.has(canonical(remote)) || verdict?.allowed !== true) {
         socket.destroy();
         callback(new AddressDeniedError(verdict?.allowed === false ? verdict.rule : 'invalid'), null);
         return;
@@ -199,6 +200,15 @@ function pinnedConnector(addresses: readonly LookupAddress[], policy: AddressPol
       callback(null, socket);
     });
   };
+}
+
+/** One spelling per address (IPv4-mapped IPv6 as IPv4, IPv6 compressed), so the pinned set and the socket's address compare. */
+function canonical(address: string): string {
+  try {
+    return ipaddr.process(address).toString();
+  } catch {
+    return address;
+  }
 }
 
 async function readExcerpt(stream: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
