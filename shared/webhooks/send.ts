@@ -10,14 +10,21 @@
  * connections dial only those addresses. So a reused connection always goes to an address that
  * this very attempt resolved and checked; when the answer changes, the attempt gets another pool
  * (new connections to the new, checked addresses) and the old one is left to idle out.
+ *
+ * A reused connection can be closed by the receiver just as the request goes out on it (the
+ * keep-alive race: its idle timeout fires as we write). Such an attempt, failed on a REUSED
+ * connection before any byte of the answer, is sent once more at once on a new connection to the
+ * same checked addresses (stale-connection.ts); never after answer bytes, never for a new
+ * connection's failure, never for a timeout.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { buildConnector, Pool } from 'undici';
+import { buildConnector, Client, Pool, type Dispatcher } from 'undici';
 import { checkAddress, type AddressPolicyOptions } from '../net/address-policy.js';
 import { AddressDeniedError, guardLookup } from '../net/guarded-connect.js';
 import type { SignedHeaders } from './signature.js';
+import { lostBeforeAnswer, trackConnection } from './stale-connection.js';
 
 /** Bytes of the response body kept for the delivery log; the rest is not read. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -51,7 +58,15 @@ const systemLookup: LookupFunction = (hostname, options, callback) => {
 
 interface PoolEntry {
   pool: Pool;
+  /** The pool's connector (pinned to its checked addresses), for a new connection outside it. */
+  connect: buildConnector.connector;
   lastUsed: number;
+}
+
+interface Answer {
+  status: number;
+  retryAfter: string | undefined;
+  bodyExcerpt: string;
 }
 
 /** The senders of one process: keep-alive pools to receivers, keyed as the header comment says. */
@@ -72,20 +87,28 @@ export class WebhookSender {
     try {
       const target = new URL(url);
       const addresses = await this.checkedAddresses(target.hostname);
-      const res = await this.poolFor(target.origin, addresses).request({
+      const entry = this.poolFor(target.origin, addresses);
+      const request: Dispatcher.RequestOptions = {
         path: `${target.pathname}${target.search}`,
         method: 'POST',
         signal,
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'sha224d-webhooks/1' },
         body,
-      });
-      const bodyExcerpt = await readExcerpt(res.body);
-      const retryAfter = res.headers['retry-after'];
+      };
+      let answer: Answer;
+      try {
+        answer = await post(entry.pool, request);
+      } catch (err) {
+        // The keep-alive race (header comment): once, on a new connection; the same webhook-id,
+        // timestamp and signature, since it is the same attempt (receivers dedupe by webhook-id).
+        if (signal.aborted || !lostBeforeAnswer(err)) throw err;
+        answer = await this.postOnNewConnection(target.origin, entry.connect, request);
+      }
       return {
-        status: res.statusCode,
+        status: answer.status,
         latencyMs: Math.round(performance.now() - started),
-        bodyExcerpt,
-        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+        bodyExcerpt: answer.bodyExcerpt,
+        ...(answer.retryAfter !== undefined ? { retryAfter: answer.retryAfter } : {}),
       };
     } catch (err) {
       return { latencyMs: Math.round(performance.now() - started), error: describe(err, signal) };
@@ -102,6 +125,27 @@ export class WebhookSender {
   /** Pools open now (for tests of the pool rule). */
   get poolCount(): number {
     return this.pools.size;
+  }
+
+  /** Connections open and ready for a request, over every pool (for tests of reuse). */
+  get freeConnections(): number {
+    let free = 0;
+    for (const { pool } of this.pools.values()) free += pool.stats.free;
+    return free;
+  }
+
+  /** One request on a connection of its own, closed once answered: a failure here is final. */
+  private async postOnNewConnection(
+    origin: string,
+    connect: buildConnector.connector,
+    request: Dispatcher.RequestOptions,
+  ): Promise<Answer> {
+    const client = new Client(origin, { connect, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs });
+    try {
+      return await post(client, request);
+    } finally {
+      void client.close().catch(() => undefined);
+    }
   }
 
   /**
@@ -123,7 +167,7 @@ export class WebhookSender {
     });
   }
 
-  private poolFor(origin: string, addresses: readonly LookupAddress[]): Pool {
+  private poolFor(origin: string, addresses: readonly LookupAddress[]): PoolEntry {
     const now = Date.now();
     this.sweep(now);
     const key = `${origin} ${addresses
@@ -132,12 +176,10 @@ export class WebhookSender {
       .join(',')}`;
     let entry = this.pools.get(key);
     if (entry === undefined) {
+      const connect = pinnedConnector(addresses, this.policy, this.options.timeoutMs);
       entry = {
-        pool: new Pool(origin, {
-          connect: pinnedConnector(addresses, this.policy, this.options.timeoutMs),
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-        }),
+        pool: new Pool(origin, { connect, headersTimeout: this.options.timeoutMs, bodyTimeout: this.options.timeoutMs }),
+        connect,
         lastUsed: now,
       };
       if (this.pools.size >= MAX_POOLS) this.evictOldest();
@@ -147,7 +189,7 @@ export class WebhookSender {
       entry.lastUsed = now;
     }
     this.pools.set(key, entry);
-    return entry.pool;
+    return entry;
   }
 
   private sweep(now: number): void {
@@ -197,9 +239,18 @@ function pinnedConnector(addresses: readonly LookupAddress[], policy: AddressPol
         callback(new AddressDeniedError(verdict?.allowed === false ? verdict.rule : 'invalid'), null);
         return;
       }
+      trackConnection(socket);
       callback(null, socket);
     });
   };
+}
+
+/** The request and the kept excerpt of its answer. */
+async function post(dispatcher: Dispatcher, request: Dispatcher.RequestOptions): Promise<Answer> {
+  const res = await dispatcher.request(request);
+  const bodyExcerpt = await readExcerpt(res.body);
+  const retryAfter = res.headers['retry-after'];
+  return { status: res.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, bodyExcerpt };
 }
 
 /** One spelling per address (IPv4-mapped IPv6 as IPv4, IPv6 compressed), so the pinned set and the socket's address compare. */
