@@ -44,6 +44,7 @@ export async function startWorkerWebhooks(config: Config, logger: Logger, metric
     onJobFinished: worker.onJobFinished,
     async close() {
       await worker.close();
+      await core.deliverer.close();
       await store.close();
     },
   };

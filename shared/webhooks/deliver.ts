@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { KyselyWebhookStore, WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/kysely-webhooks.js';
 import type { SecretBox } from './secrets.js';
 import { nextDelayMs, parseRetryAfter } from './schedule.js';
-import type { AttemptOutcome, SendPolicy } from './send.js';
+import type { AttemptOutcome, SendPolicy, WebhookSender } from './send.js';
 import { signedHeaders } from './signature.js';
 import type { WebhookMetrics } from './metrics.js';
 
@@ -35,6 +35,9 @@ export interface DelivererOptions {
  * store's reads and writes around them do not hold a slot (docs/decisions.md "Webhooks").
  */
 export type SendGate = (endpointId: string, send: () => Promise<AttemptOutcome>) => Promise<AttemptOutcome>;
+/** Opened secrets kept at most (two per endpoint during a rotation); past it the cache starts over. */
+const OPENED_SECRETS_MAX = 1024;
+
 const ungated: SendGate = (_endpointId, send) => send();
 
 /** What an attempt needs of its delivery row. */
@@ -44,15 +47,46 @@ export type AttemptResult =
   { state: 'delivered' | 'failed' | 'skipped' } | { state: 'retry'; delayMs: number; endpointId: string; attemptsMade: number };
 
 export class WebhookDeliverer {
+  /** Built with the first attempt, not at start (undici is loaded then): most embedded nodes never send one. */
+  private sender: Promise<WebhookSender> | undefined;
+  private readonly secrets = new Map<string, string>();
+
   constructor(private readonly options: DelivererOptions) {}
+
+  /** Closes the sender's keep-alive connections (requests in flight finish first). */
+  async close(): Promise<void> {
+    const sender = await this.sender?.catch(() => undefined);
+    this.sender = undefined;
+    await sender?.close();
+  }
+
+  private senderOf(): Promise<WebhookSender> {
+    this.sender ??= import('./send.js').then(({ WebhookSender }) => new WebhookSender(this.options.send));
+    return this.sender;
+  }
 
   /** The secrets to sign with, newest first: the previous one too while its overlap lasts. */
   activeSecrets(endpoint: WebhookEndpointRecord, now: number): string[] {
-    const { box } = this.options;
-    const secrets = [box.open(endpoint.secretSealed, endpoint.id)];
+    const secrets = [this.opened(endpoint.secretSealed, endpoint.id)];
     if (endpoint.previousSecretSealed !== undefined && (endpoint.previousExpiresAt ?? 0) > now)
-      secrets.push(box.open(endpoint.previousSecretSealed, endpoint.id));
+      secrets.push(this.opened(endpoint.previousSecretSealed, endpoint.id));
     return secrets;
+  }
+
+  /**
+   * A sealed secret opened once, not at every delivery (an AES-GCM decryption each). Keyed by the
+   * sealed text and the endpoint id it is bound to: a rotation seals a new secret (a new random
+   * IV), so it is a new key and the old entry simply stops being asked for.
+   */
+  private opened(sealed: string, endpointId: string): string {
+    const key = `${endpointId} ${sealed}`;
+    let secret = this.secrets.get(key);
+    if (secret === undefined) {
+      secret = this.options.box.open(sealed, endpointId);
+      if (this.secrets.size >= OPENED_SECRETS_MAX) this.secrets.clear();
+      this.secrets.set(key, secret);
+    }
+    return secret;
   }
 
   async attempt(deliveryId: string, gate: SendGate = ungated): Promise<AttemptResult> {
@@ -77,9 +111,8 @@ export class WebhookDeliverer {
     }
     const timestamp = Math.floor(now() / 1000);
     const headers = signedHeaders(this.activeSecrets(endpoint, now()), delivery.id, timestamp, delivery.payload);
-    // undici is loaded with the first attempt, not at start: most embedded nodes never send one.
-    const { sendAttempt } = await import('./send.js');
-    const outcome = await gate(endpoint.id, () => sendAttempt(endpoint.url, headers, delivery.payload, this.options.send));
+    const sender = await this.senderOf();
+    const outcome = await gate(endpoint.id, () => sender.send(endpoint.url, headers, delivery.payload));
     const verdict = classify(outcome);
     this.options.metrics?.attempted(verdict.kind, outcome.latencyMs / 1000);
     const log = logger.child({ deliveryId: delivery.id, endpointId: endpoint.id, attempt: delivery.attempts + 1 });

@@ -73,6 +73,7 @@ export async function startLocalWebhooks(options: {
       stopListening();
       await Promise.allSettled([...pendingEmits]);
       await dispatcher.close();
+      await core.deliverer.close();
     },
   };
 }

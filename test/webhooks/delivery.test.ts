@@ -157,6 +157,20 @@ describe('embedded webhooks', () => {
     expect(newSecret).not.toBe(oldSecret);
   });
 
+  it('a rotation after deliveries signed with the old secret: the next one is signed with the new secret too', async () => {
+    const { endpoint, secret: oldSecret } = await endpointFor('/rotated-later');
+    await fx.webhooks.service.sendTest(endpoint);
+    const [first] = await waitFor(() => at('/rotated-later').length === 1 && at('/rotated-later'));
+    expect(first!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    const { secret: newSecret } = await fx.webhooks.service.rotateSecret(endpoint);
+    await fx.webhooks.service.sendTest((await fx.webhooks.core.store.endpoint(endpoint.id))!);
+    const [, second] = await waitFor(() => at('/rotated-later').length === 2 && at('/rotated-later'));
+    expect(second!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(new Webhook(newSecret).verify(second!.body, second!.headers)).toMatchObject({ type: 'webhook.test' });
+    expect(new Webhook(oldSecret).verify(second!.body, second!.headers)).toMatchObject({ type: 'webhook.test' });
+    expect(() => new Webhook(newSecret).verify(first!.body, first!.headers)).toThrow(/No matching signature/);
+  });
+
   it('a replay sends the same webhook-id and payload again', async () => {
     const { endpoint } = await endpointFor('/replay');
     await fx.webhooks.service.jobFinished({ id: 'job-replay', kind: 'hash', accountId: fx.accountId, state: 'completed' });

@@ -10,6 +10,8 @@ export interface Received {
   headers: Record<string, string>;
   body: string;
   at: number;
+  /** The sender's port: two requests with the same one came over one kept-alive connection. */
+  remotePort: number | undefined;
 }
 
 export interface Answer {
@@ -39,7 +41,7 @@ export async function startReceiver(): Promise<Receiver> {
       const path = req.url ?? '/';
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      received.push({ path, headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remotePort: req.socket.remotePort });
       const answer = scripts.get(path)?.shift() ?? { status: 200 };
       if (answer.hang === true) return;
       res.writeHead(answer.status, answer.headers);
