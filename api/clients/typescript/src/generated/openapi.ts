@@ -2724,7 +2724,7 @@ export interface operations {
           'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
-          /** @description Bytes durably stored and hashed: resume from here */
+          /** @description Bytes received and hashed (kept in the blob store where upload records outlive the node): resume from here */
           'Upload-Offset'?: string;
           /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
           'Upload-Expires'?: string;
@@ -2828,7 +2828,7 @@ export interface operations {
           'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
-          /** @description Bytes durably stored and hashed: resume from here */
+          /** @description Bytes received and hashed (kept in the blob store where upload records outlive the node): resume from here */
           'Upload-Offset'?: string;
           /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
           'Upload-Expires'?: string;
@@ -2893,7 +2893,7 @@ export interface operations {
           'X-RateLimit-Retry-After': components['headers']['X-RateLimit-Retry-After'];
           /** @description 1.0.0 */
           'Tus-Resumable'?: string;
-          /** @description Bytes durably stored and hashed: resume from here */
+          /** @description Bytes received and hashed (kept in the blob store where upload records outlive the node): resume from here */
           'Upload-Offset'?: string;
           /** @description When an unfinished upload and its bytes are deleted (HTTP date) */
           'Upload-Expires'?: string;
