@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Fleet } from './fleet.js';
+import { emptyTally, formatTally, type GcTally, tallyGcSince } from './log-gc.js';
 import { measureRounds, median, type LoadRun, type Sample, type Subject } from './measure.js';
 import { parseOptions } from './options.js';
 import { pinHarness, placement, type ServerProcess } from './procs.js';
@@ -72,13 +73,24 @@ export async function logHttpCost(): Promise<LogHttpCost> {
       if (r.errors > 0) throw new Error(`wrk saw ${r.errors} errors`);
       return { ops: r.requests, seconds: r.durationSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors };
     };
-    const subject = (name: string, body: string): Subject => ({
-      name,
-      reference: body === PLAIN_BODY,
-      cpuProcesses: () => [{ name: 'server', pid: server.pid }],
-      run: load(body),
-      warmUp: load(body),
-    });
+    // The server's collections during each subject's measured runs (warm-ups left out).
+    const gc = new Map<string, GcTally>();
+    const subject = (name: string, body: string): Subject => {
+      const tally = emptyTally();
+      gc.set(name, tally);
+      return {
+        name,
+        reference: body === PLAIN_BODY,
+        cpuProcesses: () => [{ name: 'server', pid: server.pid }],
+        run: async () => {
+          const from = server.logBytes();
+          const run = await load(body)();
+          tallyGcSince(server.logFile, from, tally);
+          return run;
+        },
+        warmUp: load(body),
+      };
+    };
     const plain = subject('without log', PLAIN_BODY);
     const logged = subject('with "log": true', LOGGED_BODY);
     process.stdout.write(
@@ -96,7 +108,12 @@ export async function logHttpCost(): Promise<LogHttpCost> {
       loggedPerSecond: median(l.map((s) => s.perSecond)),
       loadAverage: median([...p, ...l].map((s) => s.loadAverage)),
     };
-    process.stdout.write(`\n${format(result, p, l)}\n`);
+    const requests = (samples: Sample[]): number => samples.reduce((sum, s) => sum + s.ops, 0);
+    process.stdout.write(
+      `\n${format(result, p, l)}\n` +
+        `  GC without log: ${formatTally(gc.get(plain.name)!, requests(p))}\n` +
+        `  GC with "log": true: ${formatTally(gc.get(logged.name)!, requests(l))}\n`,
+    );
     return result;
   } finally {
     await fleet.stop();
