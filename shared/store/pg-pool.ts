@@ -109,6 +109,13 @@ export function createBoundedPgPool(options: { connectionString: string; max: nu
  */
 function guardClient(client: pg.PoolClient, bounds: PgBounds): PostgresPoolClient {
   let broken: ServiceError | undefined;
+  // A connection lost while checked out (reset, server gone) is emitted as 'error' on the client,
+  // which pg-pool listens to only while the client is idle: unheard, it would end the process.
+  // Heard here, it marks the client broken, so release() destroys it rather than pooling it.
+  const onLost = (err: Error): void => {
+    broken ??= unavailable(err);
+  };
+  client.on('error', onLost);
   const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
     if (broken) throw broken;
     const wait = currentDatabaseWait();
@@ -137,7 +144,10 @@ function guardClient(client: pg.PoolClient, bounds: PgBounds): PostgresPoolClien
   };
   return {
     query: query as PostgresPoolClient['query'],
-    release: () => client.release(broken),
+    release: () => {
+      client.removeListener('error', onLost);
+      client.release(broken);
+    },
   };
 }
 
