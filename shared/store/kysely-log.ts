@@ -10,6 +10,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isPostgres, sqliteConnectionOf } from './database.js';
+import { assignIndices } from './log-indices.js';
 import { ADVISORY_LOCK_CLASS } from './migrations.js';
 import type { Database } from './schema.js';
 import { SqliteLogAppender } from './sqlite-log-append.js';
@@ -101,20 +102,7 @@ export class KyselyLogStore implements LogStore {
       const first = row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
       // Keys already logged (read under the lock, so no other node adds one meanwhile), and keys
       // repeated within this batch, keep their first index.
-      const known = await this.keyed(trx, leaves);
-      const indices: number[] = [];
-      const fresh: NewLeaf[] = [];
-      for (const l of leaves) {
-        const earlier = l.key === undefined ? undefined : known.get(l.key);
-        if (earlier !== undefined) {
-          indices.push(earlier);
-          continue;
-        }
-        const index = first + fresh.length;
-        if (l.key !== undefined) known.set(l.key, index);
-        indices.push(index);
-        fresh.push(l);
-      }
+      const { indices, fresh } = assignIndices(leaves, first, await this.keyed(trx, leaves));
       const now = Date.now();
       for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
         const values = fresh.slice(at, at + INSERT_CHUNK).map((l, i) => ({

@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { SqliteConnection } from './sqlite-driver.js';
 import type { AppendOutcome, NewLeaf, SealBatch, StoredCheckpoint, StoredLeaf } from './kysely-log.js';
+import { assignIndices } from './log-indices.js';
 import type { Database } from './schema.js';
 
 type Statement = ReturnType<SqliteConnection['prepare']>;
@@ -59,25 +60,14 @@ export class SqliteLogAppender {
   async #append(s: ReturnType<typeof prepare>, leaves: readonly NewLeaf[], seal: SealBatch | undefined): Promise<AppendOutcome> {
     const last = (s.last.all([])[0] as { last: number | bigint | null } | undefined)?.last;
     const first = last === null || last === undefined ? 0 : Number(last) + 1;
-    // Keys already logged, and keys repeated within this batch, keep their first index.
+    // Keys already logged keep their first index (log-indices.ts).
     const known = new Map<string, number>();
-    const indices: number[] = [];
-    const fresh: NewLeaf[] = [];
     for (const l of leaves) {
-      if (l.key !== undefined && !known.has(l.key)) {
-        const row = s.keyed.all([l.key])[0] as { idx: number | bigint } | undefined;
-        if (row) known.set(l.key, Number(row.idx));
-      }
-      const earlier = l.key === undefined ? undefined : known.get(l.key);
-      if (earlier !== undefined) {
-        indices.push(earlier);
-        continue;
-      }
-      const index = first + fresh.length;
-      if (l.key !== undefined) known.set(l.key, index);
-      indices.push(index);
-      fresh.push(l);
+      if (l.key === undefined || known.has(l.key)) continue;
+      const row = s.keyed.all([l.key])[0] as { idx: number | bigint } | undefined;
+      if (row) known.set(l.key, Number(row.idx));
     }
+    const { indices, fresh } = assignIndices(leaves, first, known);
     const now = Date.now();
     fresh.forEach((l, i) => s.insertLeaf.run([first + i, l.leaf.toString('utf8'), l.leafHash.toString('hex'), now, l.key ?? null]));
     let checkpoint: StoredCheckpoint | undefined;
