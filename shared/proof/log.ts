@@ -6,7 +6,7 @@
  * on a timer and on demand. Ed25519 is deterministic, so the checkpoint for a size is the same bytes
  * whoever signs it; the published one only grows (the store refuses a smaller one).
  */
-import type { LogStore, StoredCheckpoint } from '../store/kysely-log.js';
+import type { LogStore, StoredCheckpoint } from '../store/log-store.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
 import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
 import type { LogKey } from './log-key.js';

@@ -4,7 +4,7 @@
  * transaction with the checkpoint signed for it, so each leaf's receipt needs nothing more from the
  * database. The node's tree (`tree`) takes the batch's leaves only once they are committed.
  */
-import type { LogStore, NewLeaf, StoredCheckpoint, StoredLeaf } from '../store/kysely-log.js';
+import type { LogStore, NewLeaf, StoredCheckpoint, StoredLeaf } from '../store/log-store.js';
 import { outsideRequest } from '../trace.js';
 import { hashLeaf, type MemoryTree } from './merkle.js';
 

@@ -3,7 +3,7 @@
  * appenders (kysely-log.ts, sqlite-log-append.ts). A key already logged, or repeated within the
  * batch, keeps its first index and adds no leaf (the job id is an async job's idempotency key).
  */
-import type { NewLeaf } from './kysely-log.js';
+import type { NewLeaf } from './log-store.js';
 
 /**
  * `first` is the next free index; `known` maps each key already in the log to its index (read

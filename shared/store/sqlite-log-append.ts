@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { SqliteConnection } from './sqlite-driver.js';
-import type { AppendOutcome, NewLeaf, SealBatch, StoredCheckpoint, StoredLeaf } from './kysely-log.js';
+import type { AppendOutcome, NewLeaf, SealBatch, StoredCheckpoint, StoredLeaf } from './log-store.js';
 import { assignIndices } from './log-indices.js';
 import type { Database } from './schema.js';
 

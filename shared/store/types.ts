@@ -2,7 +2,7 @@
  * The relational store: accounts, API keys and durable usage counters. One Kysely code path over
  * SQLite (embedded) or PostgreSQL (DATABASE_URL=postgres://…).
  */
-import type { LogStore } from './kysely-log.js';
+import type { LogStore } from './log-store.js';
 import type {
   JwtKeyStore,
   OAuthAppStore,
