@@ -1,3 +1,5 @@
+// Node's Buffer: this file's types reach the browser builds' typechecks (through shared/store/types.ts), which load no Node types by default.
+/// <reference types="node" />
 /**
  * The transparency log's store contract (docs/proving.md): the rows it keeps, the leaves it is
  * given, and what an append answers. Implemented by kysely-log.ts (both engines) and, for SQLite's
