@@ -24,11 +24,19 @@ export interface RequestTimeoutOptions {
   unbounded: (req: http.IncomingMessage) => boolean;
 }
 
+/**
+ * One connection's watch: made on its first request and reused by every later one, so the per-request
+ * state lives in an object as old as the connection, not in a collection of per-request entries.
+ */
 interface Watched {
-  req: http.IncomingMessage;
-  res: http.ServerResponse;
+  socket: Socket;
+  /** The request this connection is receiving or answering; cleared once its response closes. */
+  req: http.IncomingMessage | undefined;
+  res: http.ServerResponse | undefined;
   /** The request target as received (routers rewrite `req.url` as they mount). */
   target: string | undefined;
+  /** Whether its body is still bounded (cleared once it has arrived, or once it expired). */
+  receiving: boolean;
   startedAt: number;
   bytesRead: number;
   lastProgressAt: number;
@@ -52,8 +60,22 @@ export function closeSoon(socket: Socket): void {
 }
 
 export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWatch {
-  const watched = new Set<Watched>();
+  // Connections, not requests: an entry is added on a connection's first request and removed when
+  // it closes. A set or map that took an entry per request churned through its hash tables under
+  // load, and a request answered in a later turn than its handler (a logged /v2/hash waiting for its
+  // batch) was still in them at a young-generation collection: a table dropped by a rehash, once
+  // promoted, kept every request it had held alive and promoted them in turn, until a mark-compact
+  // (4.5 MB kept per scavenge against 0.2 MB; docs/decisions.md "Speed").
+  const connections = new Set<Watched>();
   const bySocket = new WeakMap<Socket, Watched>();
+
+  /** Drops the connection's current request: nothing of it is held once its answer is done. */
+  const release = (entry: Watched): void => {
+    entry.req = undefined;
+    entry.res = undefined;
+    entry.target = undefined;
+    entry.receiving = false;
+  };
 
   // One listener function for every response ('close' is emitted once): the socket no longer receives
   // it, and nothing is left to bound. Dropped here, not at the next check: held until then (up to a
@@ -62,29 +84,48 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
   function forget(this: http.ServerResponse): void {
     const socket = this.req.socket;
     const entry = socket === null ? undefined : bySocket.get(socket);
-    if (entry?.res !== this) return;
-    bySocket.delete(socket);
-    watched.delete(entry);
+    if (entry?.res === this) release(entry);
+  }
+
+  function closed(this: Socket): void {
+    const entry = bySocket.get(this);
+    if (entry === undefined) return;
+    release(entry);
+    connections.delete(entry);
   }
 
   const track = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    const socket = req.socket;
+    let entry = bySocket.get(socket);
+    if (entry === undefined) {
+      entry = {
+        socket,
+        req: undefined,
+        res: undefined,
+        target: undefined,
+        receiving: false,
+        startedAt: 0,
+        bytesRead: 0,
+        lastProgressAt: 0,
+        unbounded: false,
+      };
+      bySocket.set(socket, entry);
+      connections.add(entry);
+      socket.once('close', closed);
+    }
     const now = Date.now();
-    const entry: Watched = {
-      req,
-      res,
-      target: req.url,
-      startedAt: now,
-      bytesRead: req.socket.bytesRead,
-      lastProgressAt: now,
-      unbounded: options.unbounded(req),
-    };
-    watched.add(entry);
-    bySocket.set(req.socket, entry);
+    entry.req = req;
+    entry.res = res;
+    entry.target = req.url;
+    entry.receiving = true;
+    entry.startedAt = now;
+    entry.bytesRead = socket.bytesRead;
+    entry.lastProgressAt = now;
+    entry.unbounded = options.unbounded(req);
     res.on('close', forget);
   };
 
-  const expire = (entry: Watched, idle: boolean): void => {
-    const { req, res } = entry;
+  const expire = (entry: Watched, req: http.IncomingMessage, res: http.ServerResponse, idle: boolean): void => {
     const err = new ServiceError('REQUEST_TIMEOUT', {
       message: idle ? 'The request body stalled' : 'The request was not received in time',
       details: idle
@@ -101,10 +142,11 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
 
   const check = (): void => {
     const now = Date.now();
-    for (const entry of watched) {
+    for (const entry of connections) {
       const { req, res } = entry;
+      if (!entry.receiving || req === undefined || res === undefined) continue;
       if (req.complete || req.socket.destroyed) {
-        watched.delete(entry);
+        entry.receiving = false;
         continue;
       }
       const bytesRead = req.socket.bytesRead;
@@ -116,8 +158,8 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
       const bounded = !entry.unbounded || res.headersSent;
       const late = bounded && now - entry.startedAt >= options.requestMs;
       if (idle || late) {
-        watched.delete(entry);
-        expire(entry, idle);
+        entry.receiving = false;
+        expire(entry, req, res, idle);
       }
     }
   };
@@ -128,11 +170,15 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
     track,
     inFlight(socket) {
       const entry = bySocket.get(socket);
-      return entry === undefined ? undefined : { res: entry.res, target: entry.target };
+      return entry?.res === undefined ? undefined : { res: entry.res, target: entry.target };
     },
     stop() {
       clearInterval(interval);
-      watched.clear();
+      for (const entry of connections) {
+        release(entry);
+        entry.socket.off('close', closed);
+      }
+      connections.clear();
     },
   };
 }

@@ -68,6 +68,24 @@ describe('request and connection timeouts', () => {
     expect(x.closedAfterMs).toBeGreaterThanOrEqual(TOTAL_MS);
   });
 
+  it('the next request on a kept-alive connection is bounded from its own start', async () => {
+    // The watch keeps one entry per connection (api/http/request-timeouts.ts): a second request
+    // reuses it, with its own start and target, after the first was answered.
+    const x = await exchange(port, {
+      head:
+        head('GET', '/healthz', {}) +
+        head('POST', '/v2/hash', { 'X-API-Key': s.keys.production, 'Content-Type': 'application/json', 'Content-Length': 100 }),
+      then: ['{"data":"'],
+      responses: 2,
+    });
+    expect(x.responses.map((r) => r.status)).toEqual([200, 408]);
+    expect(x.responses[1]?.json).toEqual({
+      success: false,
+      error: { code: 'REQUEST_TIMEOUT', message: 'The request body stalled', details: `no body bytes arrived for ${IDLE_MS} ms` },
+    });
+    expect(x.serverClosed).toBe(true);
+  });
+
   it('/v2/stream is not cut by REQUEST_TIMEOUT_MS while it keeps sending', async () => {
     const pieces = Array.from({ length: 12 }, (_, i) => `piece ${i};`);
     const body = pieces.join('');
