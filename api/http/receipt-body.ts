@@ -1,7 +1,7 @@
 /** A transparency log receipt as JSON (docs/proving.md), the same on every route that answers one (v1 and v2). */
 import type { Response } from 'express';
 import type { LoggedReceipt, Receipt } from '../../shared/proof/log.js';
-import { TLOG_PROOF_HEADER } from '../../shared/proof/tlog-proof.js';
+import { TLOG_PROOF_NEWLINE, tlogProofLead } from '../../shared/proof/tlog-proof.js';
 import type { Body } from '../schemas/common.js';
 import { sendJsonText } from './send-json.js';
 import type * as proof from '../schemas/proof.js';
@@ -48,8 +48,9 @@ function checkpointParts(note: string, key: string): { noteJson: Buffer; tail: B
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
-const BACKSLASH = 0x5c;
-const LETTER_N = 0x6e;
+/** The tlog-proof's line break inside a JSON string: its only character JSON escapes. */
+const NEWLINE_JSON = JSON.stringify(TLOG_PROOF_NEWLINE).slice(1, -1);
+const NEWLINE_JSON_BYTES = Buffer.from(NEWLINE_JSON, 'latin1');
 
 /**
  * The UTF-8 bytes of `JSON.stringify({ ...head, receipt: receiptBody(logged) })`, byte for byte,
@@ -61,9 +62,9 @@ const LETTER_N = 0x6e;
  *
  * Every string written without escaping needs none: the index in digits; the leaf's digest in hex,
  * its source one of LEAF_SOURCES and its account tag base64url, as shared/proof/leaf.ts encodes and
- * checks them; an ISO time; base64; the tlog-proof header. The tlog-proof text (TLOG_PROOF_HEADER,
- * the `extra` line with the leaf, the `index` line, one line per hash, a blank line, the note) has
- * newlines as its only characters JSON escapes.
+ * checks them; an ISO time; base64; the tlog-proof header. The tlog-proof text, laid out by
+ * shared/proof/tlog-proof.ts (its lead lines with the leaf as `extra`, one line per hash, a blank
+ * line, the note), has line breaks as its only characters JSON escapes.
  */
 export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   const { receipt, logKey } = logged;
@@ -78,8 +79,8 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
     `"leaf_base64":"${receipt.leafBase64}","tree_size":${receipt.treeSize},"root_hash":"${receipt.rootHashBase64}",` +
     `"inclusion_proof":[`;
   const middle = '],"checkpoint":';
-  const proofStart = `,"tlog_proof":"${TLOG_PROOF_HEADER}\\nextra ${receipt.leafBase64}\\nindex ${receipt.index}`;
-  const blankLine = '\\n\\n';
+  const proofStart = `,"tlog_proof":"${tlogProofLead(receipt.index, receipt.leafBase64, NEWLINE_JSON)}`;
+  const blankLine = NEWLINE_JSON + NEWLINE_JSON;
   let hashBytes = 0;
   for (const hash of hashes) hashBytes += hash.length;
   const startBytes = Buffer.byteLength(start);
@@ -89,7 +90,7 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
     middle.length +
     noteJson.length +
     proofStart.length +
-    (hashBytes + 2 * hashes.length) + // \nh1\nh2
+    (hashBytes + NEWLINE_JSON_BYTES.length * hashes.length) + // \nh1\nh2
     blankLine.length +
     tail.length;
   const out = Buffer.allocUnsafe(size);
@@ -104,8 +105,7 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   at += noteJson.copy(out, at);
   at += out.write(proofStart, at, 'latin1');
   for (const hash of hashes) {
-    out[at++] = BACKSLASH;
-    out[at++] = LETTER_N;
+    at += NEWLINE_JSON_BYTES.copy(out, at);
     at += out.write(hash, at, 'latin1');
   }
   at += out.write(blankLine, at, 'latin1');

@@ -12,7 +12,7 @@ import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } 
 import type { LogKey } from './log-key.js';
 import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree, type NodeReader } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
-import { tlogProofHead } from './tlog-proof.js';
+import { tlogProofHead, tlogProofText } from './tlog-proof.js';
 import { Sequencer } from './sequencer.js';
 
 export interface Receipt {
@@ -256,7 +256,7 @@ export class TransparencyLog {
       inclusionProofBase64: proofBase64,
       checkpoint: cp.note,
       get tlogProof() {
-        return `${proofHead()}\n\n${cp.note}`;
+        return tlogProofText(proofHead(), cp.note);
       },
       get tlogProofHead() {
         return proofHead();

@@ -15,7 +15,26 @@ export interface TlogProof {
 }
 
 export function formatTlogProof(p: TlogProof): string {
-  return `${tlogProofHead(p)}\n\n${p.checkpoint}`;
+  return tlogProofText(tlogProofHead(p), p.checkpoint);
+}
+
+/** The whole proof from its head (tlogProofHead) and the checkpoint note, a blank line between. */
+export function tlogProofText(head: string, checkpoint: string): string {
+  return `${head}${TLOG_PROOF_NEWLINE}${TLOG_PROOF_NEWLINE}${checkpoint}`;
+}
+
+/** The line break of the proof's text; a blank line (two of them) separates its hashes from the checkpoint. */
+export const TLOG_PROOF_NEWLINE = '\n';
+
+/**
+ * The proof's lines up to its hashes: the header, the `extra` line (base64) if any, the `index`
+ * line, each after `newline`. The one place their layout is written: a receipt's JSON
+ * (api/http/receipt-body.ts) writes the same lines with `newline` as JSON escapes it, and its
+ * hashes and checkpoint after them.
+ */
+export function tlogProofLead(index: number, extraBase64: string | undefined, newline: string = TLOG_PROOF_NEWLINE): string {
+  const extra = extraBase64 === undefined ? '' : `${newline}extra ${extraBase64}`;
+  return `${TLOG_PROOF_HEADER}${extra}${newline}index ${index}`;
 }
 
 /**
@@ -24,10 +43,9 @@ export function formatTlogProof(p: TlogProof): string {
  * extra data and the hashes already in base64 (a receipt writes them twice).
  */
 export function tlogProofHead(p: Omit<TlogProof, 'checkpoint'>, encoded?: { extra?: string; hashes?: readonly string[] }): string {
-  let text = TLOG_PROOF_HEADER;
-  if (p.extra) text += `\nextra ${encoded?.extra ?? p.extra.toString('base64')}`;
-  text += `\nindex ${p.index}`;
-  for (const hash of encoded?.hashes ?? p.hashes.map((h) => h.toString('base64'))) text += `\n${hash}`;
+  const extra = p.extra ? (encoded?.extra ?? p.extra.toString('base64')) : undefined;
+  let text = tlogProofLead(p.index, extra);
+  for (const hash of encoded?.hashes ?? p.hashes.map((h) => h.toString('base64'))) text += `${TLOG_PROOF_NEWLINE}${hash}`;
   return text;
 }
 

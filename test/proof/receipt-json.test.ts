@@ -11,6 +11,7 @@ import { LEAF_SOURCES } from '../../shared/proof/leaf.js';
 import { TransparencyLog } from '../../shared/proof/log.js';
 import { logKeyOf } from '../../shared/proof/log-key.js';
 import { hashLeaf, verifyInclusion } from '../../shared/proof/merkle.js';
+import { parseTlogProof } from '../../shared/proof/tlog-proof.js';
 import { createStore, type KyselyAccountStore } from '../../shared/store/kysely-store.js';
 
 const sha224 = (s: string): string => createHash('sha224').update(s).digest('hex');
@@ -48,11 +49,25 @@ describe.each(['test.example/log', 'tëst.example/"log"\\ü'])('receipt JSON of 
         expect(jsonWithReceipt({ success: true }, logged).toString('utf8')).toBe(
           JSON.stringify({ success: true, receipt: receiptBody(logged) }),
         );
-        const body = JSON.parse(expected) as {
-          receipt: { inclusion_proof: string[]; tree_size: number; root_hash: string; leaf_base64: string };
+        const body = JSON.parse(jsonWithReceipt(head, logged).toString('utf8')) as {
+          receipt: {
+            inclusion_proof: string[];
+            tree_size: number;
+            root_hash: string;
+            leaf_base64: string;
+            checkpoint: string;
+            tlog_proof: string;
+          };
         };
         const proof = body.receipt.inclusion_proof.map((h) => Buffer.from(h, 'base64'));
         const leaf = Buffer.from(body.receipt.leaf_base64, 'base64');
+        // The tlog-proof it writes reads back as the receipt's own leaf, index, hashes and checkpoint.
+        expect(parseTlogProof(body.receipt.tlog_proof)).toEqual({
+          extra: leaf,
+          index: receipt.index,
+          hashes: proof,
+          checkpoint: body.receipt.checkpoint,
+        });
         expect(
           verifyInclusion(hashLeaf(leaf), receipt.index, body.receipt.tree_size, proof, Buffer.from(body.receipt.root_hash, 'base64')),
         ).toBe(true);
