@@ -63,9 +63,9 @@ export function watchRequestTimeouts(options: RequestTimeoutOptions): RequestWat
   // Connections, not requests: an entry is added on a connection's first request and removed when
   // it closes. A set or map that took an entry per request churned through its hash tables under
   // load, and a request answered in a later turn than its handler (a logged /v2/hash waiting for its
-  // batch) was still in them at a young-generation collection: a table dropped by a rehash, once
-  // promoted, kept every request it had held alive and promoted them in turn, until a mark-compact
-  // (4.5 MB kept per scavenge against 0.2 MB; docs/decisions.md "Speed").
+  // batch) was still in them at a young-generation collection: the set kept the requests it had
+  // held alive into the old generation (4.5 MB kept per scavenge against 0.2 MB; docs/decisions.md
+  // "Speed").
   const connections = new Set<Watched>();
   const bySocket = new WeakMap<Socket, Watched>();
 
