@@ -153,7 +153,7 @@ export function mountRouteGroup<P, C extends TableContext<P>>(
     return inner;
   });
   const serve: RequestHandler = (req, res, next) => (owns(req.path) ? routes(req, res, next) : next());
-  const handler: LazyHandler = Object.assign(serve, { load: routes.load });
+  const handler: LazyHandler = Object.assign(serve, { load: () => routes.load() });
   router.use(handler);
 }
 
