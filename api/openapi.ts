@@ -15,6 +15,11 @@ import * as v1 from './schemas/v1.js';
 import * as v2 from './schemas/v2.js';
 import { V1_ROUTES } from './v1/routes.js';
 import { V2_ROUTES } from './v2/routes.js';
+// The groups of /v2 loaded on first use (api/v2/routes.ts V2_ROUTE_GROUPS), in that order: this
+// document is built on its first request, so importing them here costs no start.
+import { UPLOAD_ROUTES } from './v2/upload-routes.js';
+import { PROOF_ROUTES } from './v2/proof-routes.js';
+import { BULK_ROUTES } from './v2/bulk-routes.js';
 
 export interface OpenApiOptions {
   /** The OAuth endpoints are served (the SQL store holds their tables; api/compose.ts). Default true. */
@@ -71,7 +76,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       headers,
     },
     '/v2',
-    V2_ROUTES,
+    [...V2_ROUTES, ...UPLOAD_ROUTES, ...PROOF_ROUTES, ...BULK_ROUTES],
   );
   documentRoutes(
     {

@@ -1,7 +1,8 @@
 import http from 'node:http';
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import type * as NodeHttps from 'node:https';
 import type { RequestListener } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { loadConfig, type Config } from '../shared/config.js';
@@ -47,6 +48,15 @@ function serverOptions(edge: EdgeOptions): http.ServerOptions {
   };
 }
 
+/**
+ * node:https, loaded only for a node that serves TLS itself: with node:tls it is the largest part
+ * of Node's own modules an embedded start compiled (~10-18 ms), for a listener most nodes never
+ * open (docs/decisions.md "Speed").
+ */
+function nodeHttps(): typeof NodeHttps {
+  return createRequire(import.meta.url)('node:https') as typeof NodeHttps;
+}
+
 /** The request and response classes the server makes (api/http/hot-path.ts expressMessageClasses). */
 export type MessageClasses = Pick<http.ServerOptions, 'IncomingMessage' | 'ServerResponse'>;
 
@@ -57,7 +67,7 @@ export function createServer(
   classes: MessageClasses = {},
 ): http.Server {
   return tls
-    ? https.createServer({ ...serverOptions(edge), ...classes, cert: tls.cert, key: tls.key }, handler)
+    ? nodeHttps().createServer({ ...serverOptions(edge), ...classes, cert: tls.cert, key: tls.key }, handler)
     : http.createServer({ ...serverOptions(edge), ...classes }, handler);
 }
 

@@ -5,6 +5,7 @@
 // loads at start (BUNDLED below).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -102,7 +103,8 @@ const zodWithoutLocales = {
  *     qs (the "extended" query parser, which this service does not use) this way; prom-client keeps
  *     @opentelemetry/api (63 kB) for exemplars, which this service does not enable; pino keeps
  *     thread-stream (and worker_threads) for transports, which this service does not use; the
- *     multipart upload route keeps busboy until its first multipart body.
+ *     multipart upload route keeps busboy until its first multipart body; ioredis keeps node:tls,
+ *     Node's largest module after node:http, until a `rediss://` connection.
  *   - body-parser: Express copies its four parsers onto `express` at load, which loads all four,
  *     raw-body and iconv-lite; each becomes a function that loads the parser on its first call
  *     (only the OAuth form and the management API call any, both loaded on first use).
@@ -111,7 +113,7 @@ const zodWithoutLocales = {
  *     zlib, and its cluster aggregator); this service's imports of it get only the files it uses.
  *     A name imported from the package that is not listed here stops the build.
  */
-const DEFERRED = new Set(['mime-types', 'qs', '@opentelemetry/api', 'thread-stream', 'busboy']);
+const DEFERRED = new Set(['mime-types', 'qs', '@opentelemetry/api', 'thread-stream', 'busboy', 'tls']);
 /** Deferred for every importer, this service's code included; the others only for the bundled packages' imports. */
 const DEFERRED_EVERYWHERE = new Set(['busboy']);
 const ENTRY_POINTS = {
@@ -125,11 +127,29 @@ const ENTRY_POINTS = {
   },
 };
 const BODY_PARSERS = ['json', 'raw', 'text', 'urlencoded'];
+/**
+ * ioredis's Cluster client (cluster/index.js with its subscriber groups, connection pool and slot
+ * maps) is required by its index and by Redis.js at load, and every distributed API node loaded it
+ * for a cluster it is seldom given. These rewrites require it on the first read of `Cluster` (or
+ * `Redis.Cluster`), still from the bundle (shared/redis/client-factory.ts builds one only with
+ * REDIS_CLUSTER_NODES). Each text must be found as written, or the build stops.
+ */
+const LAZY_CLUSTER = `let cluster_1_loaded; const cluster_1 = { get default() { return (cluster_1_loaded ??= require("./cluster")).default; } };`;
+const IOREDIS_REWRITES = {
+  [`ioredis${path.sep}built${path.sep}index.js`]: [['var cluster_1 = require("./cluster");', LAZY_CLUSTER]],
+  [`ioredis${path.sep}built${path.sep}Redis.js`]: [
+    ['const cluster_1 = require("./cluster");', LAZY_CLUSTER],
+    [
+      'Redis.Cluster = cluster_1.default;',
+      'Object.defineProperty(Redis, "Cluster", { configurable: true, enumerable: true, get: () => cluster_1.default });',
+    ],
+  ],
+};
 const startCuts = {
   name: 'start-cuts',
   setup(b) {
     const inPackages = (importer) => importer.includes(`${path.sep}node_modules${path.sep}`);
-    b.onResolve({ filter: /^(mime-types|qs|@opentelemetry\/api|thread-stream|busboy|body-parser)$/ }, (args) =>
+    b.onResolve({ filter: /^(mime-types|qs|@opentelemetry\/api|thread-stream|busboy|body-parser|tls)$/ }, (args) =>
       args.namespace === 'file' && (inPackages(args.importer) || DEFERRED_EVERYWHERE.has(args.path))
         ? { path: args.path, namespace: 'deferred', pluginData: { resolveDir: args.resolveDir } }
         : undefined,
@@ -155,6 +175,16 @@ const startCuts = {
             });`;
       if (!DEFERRED.has(args.path) && args.path !== 'body-parser') throw new Error(`${args.path} is not deferred`);
       return { contents, loader: 'js', resolveDir: args.pluginData.resolveDir };
+    });
+    b.onLoad({ filter: /[\\/]ioredis[\\/]built[\\/](index|Redis)\.js$/ }, async (args) => {
+      const rewrites = Object.entries(IOREDIS_REWRITES).find(([tail]) => args.path.endsWith(`${path.sep}node_modules${path.sep}${tail}`));
+      if (rewrites === undefined) return undefined;
+      let contents = await readFile(args.path, 'utf8');
+      for (const [from, to] of rewrites[1]) {
+        if (!contents.includes(from)) throw new Error(`${args.path}: "${from}" not found (deploy/build.mjs IOREDIS_REWRITES)`);
+        contents = contents.replace(from, to);
+      }
+      return { contents, loader: 'js' };
     });
     b.onLoad({ filter: /.*/, namespace: 'entry-points' }, (args) => {
       const names = Object.entries(ENTRY_POINTS[args.path]);

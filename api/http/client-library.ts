@@ -6,7 +6,8 @@
  *   /sdk/manifest.json                                   the content-addressed URLs and their SRI integrity
  * Each file is sent brotli- or gzip-compressed as Accept-Encoding allows, from the copies the
  * library's build precompressed (gzip -9, brotli 11), with Vary: Accept-Encoding and one ETag per
- * representation. Everything is read once per process; a request does no I/O and no compression.
+ * representation. Everything is read once per process, on the first /sdk request (a missing
+ * build still stops the start); later requests do no I/O and no compression.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -67,8 +68,7 @@ function representations(body: Buffer, tag: string, file: string): Record<Coding
 }
 
 /** Every /sdk/ path (relative to the mount point) with what it serves. */
-function loadRoutes(): Map<string, Served> {
-  const dist = distDir();
+function loadRoutes(dist: string): Map<string, Served> {
   const { name, version } = JSON.parse(readFileSync(path.join(dist, '..', 'package.json'), 'utf8')) as { name: string; version: string };
   const routes = new Map<string, Served>();
   const files: Record<string, { url: string; integrity: string; bytes: number; gzip: number; br: number }> = {};
@@ -141,13 +141,18 @@ let routes: Map<string, Served> | undefined;
 
 /**
  * The handler of the /sdk routes (api/service-routes.ts), its files named below `base` (`/sdk`).
- * Paths it does not know fall through (to the 404 handler).
+ * Paths it does not know fall through (to the 404 handler). The library's files are looked for at
+ * start, so a node without its build does not start; they are read, checked against their
+ * precompressed copies and hashed on the first /sdk request, which a cold start's first request
+ * never is (~5 ms of CPU; docs/decisions.md "Speed").
  */
 export function clientLibrary(base = '/sdk'): RequestHandler {
-  routes ??= loadRoutes();
-  const known = routes;
+  const dist = distDir();
+  for (const built of Object.values(ASSETS)) {
+    if (!existsSync(path.join(dist, built))) throw new Error(`client library not found: ${path.join(dist, built)} (npm run build:sdk)`);
+  }
   return publicResource(
-    (req) => (req.path.startsWith(`${base}/`) ? known.get(req.path.slice(base.length)) : undefined),
+    (req) => (req.path.startsWith(`${base}/`) ? (routes ??= loadRoutes(dist)).get(req.path.slice(base.length)) : undefined),
     function sendClientLibrary(req, res, served) {
       const { representations } = served;
       const available = (['br', 'gzip'] as const).filter((c) => representations[c] !== undefined);

@@ -10,9 +10,11 @@
  * for /v1 and /v2 (api/middleware/guards.ts), the session roles of the management API, OAuth's
  * client authentication; `'public'` where no credential is asked for.
  */
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Permission } from '../../shared/auth/principal.js';
+import type { Logger } from '../../shared/log.js';
 import type { ApiDeps } from '../deps.js';
+import { lazyHandler, type LazyHandler } from '../lazy.js';
 import type { RouteDoc } from '../openapi-kit.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import type { StaticRoute } from './exact-routes.js';
@@ -107,6 +109,52 @@ export function mountRoutes<P, C extends TableContext<P>>(router: RouteTarget, r
     for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
   }
   return mounted;
+}
+
+/**
+ * Routes of a table that a cold start's first request does not need (bulk jobs, resumable
+ * uploads, the proofs): declared in a module of their own, which is imported, with its zod
+ * schemas, on the first request under one of `prefixes` (docs/decisions.md "Speed"). Their
+ * answers are those of routes mounted at start: the same handlers, 405s and 404s.
+ */
+export interface RouteGroup<P = Permission, C = RouteContext> {
+  /** What the log names when it cannot be loaded (its request is answered 503, the next one retries). */
+  name: string;
+  /** The paths inside the table's router the group owns, with everything below them; no other route of the table is there. */
+  prefixes: readonly string[];
+  load: () => Promise<ReadonlyArray<Route<P, C>>>;
+}
+
+/**
+ * Registers `group` on `router` after the table's routes: a request under one of its prefixes
+ * loads the group (once) into a router of its own, mounted without a path, so `req.url`,
+ * `req.baseUrl` and `req.route` are what they were with the routes on `router` itself; any other
+ * request passes by. Express matches paths case-insensitively and with an optional trailing
+ * slash, and so does the prefix test. The handler's `load()` is what
+ * test/openapi/served-routes.test.ts walks.
+ */
+export function mountRouteGroup<P, C extends TableContext<P>>(
+  router: Pick<Router, 'use'>,
+  group: RouteGroup<P, C>,
+  ctx: C,
+  logger: Logger,
+): void {
+  const prefixes = group.prefixes.map((prefix) => prefix.toLowerCase());
+  const owns = (path: string): boolean => {
+    const lower = path.toLowerCase();
+    return prefixes.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
+  };
+  const routes = lazyHandler(group.name, logger, async () => {
+    const loaded = await group.load();
+    const outside = loaded.filter((route) => !owns(route.path));
+    if (outside.length > 0) throw new TypeError(`${group.name}: ${outside.map((r) => r.path).join(', ')} outside ${prefixes.join(', ')}`);
+    const inner = Router();
+    mountRoutes(inner, loaded, ctx);
+    return inner;
+  });
+  const serve: RequestHandler = (req, res, next) => (owns(req.path) ? routes(req, res, next) : next());
+  const handler: LazyHandler = Object.assign(serve, { load: () => routes.load() });
+  router.use(handler);
 }
 
 /** Each path of `routes` with the methods it serves, in declaration order. */

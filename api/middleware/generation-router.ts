@@ -11,7 +11,7 @@ import type { ErrorRenderer } from '../http/envelopes.js';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { inOneLayer } from '../http/one-layer.js';
 import type { StaticRoute } from '../http/exact-routes.js';
-import { mountRoutes, type Route } from '../http/route-table.js';
+import { mountRouteGroup, mountRoutes, type Route, type RouteContext, type RouteGroup } from '../http/route-table.js';
 import { corsPreflight } from './cors.js';
 import { callerGuards } from './guards.js';
 import { jsonBody } from './json-body.js';
@@ -22,6 +22,8 @@ import { noStore } from './security-headers.js';
 export interface GenerationOptions {
   generation: 'v1' | 'v2';
   routes: readonly Route[];
+  /** Routes loaded on the first request under their prefix, after `routes` (api/http/route-table.ts RouteGroup). */
+  groups?: readonly RouteGroup[];
   /** Which rate window and quota a path counts against (docs/limits.md). */
   limitClassOf: (path: string) => LimitClass;
   renderError: ErrorRenderer;
@@ -46,7 +48,9 @@ export function createGenerationRouter(deps: ApiDeps, options: GenerationOptions
 
   // One router layer for what every request of the generation crosses (api/http/one-layer.ts).
   router.use(inOneLayer(common));
-  const mounted = mountRoutes(router, options.routes, { deps, guard, json, bodies: { json } });
+  const ctx: RouteContext = { deps, guard, json, bodies: { json } };
+  const mounted = mountRoutes(router, options.routes, ctx);
+  for (const group of options.groups ?? []) mountRouteGroup(router, group, ctx, deps.logger);
   router.use(unknown);
   router.use(onError);
   return { router, common, mounted, unknown, onError };

@@ -4,7 +4,7 @@ import { renderV2Error } from '../http/envelopes.js';
 import { exactDispatch } from '../http/exact-routes.js';
 import { createGenerationRouter, type GenerationRouter } from '../middleware/generation-router.js';
 import type { LimitClass } from '../middleware/rate-limit.js';
-import { V2_ROUTES } from './routes.js';
+import { V2_ROUTE_GROUPS, V2_ROUTES } from './routes.js';
 
 export const V2_PREFIX = '/v2';
 
@@ -31,6 +31,7 @@ export function createV2Router(deps: ApiDeps): V2Router {
   const generation = createGenerationRouter(deps, {
     generation: 'v2',
     routes: V2_ROUTES,
+    groups: V2_ROUTE_GROUPS,
     limitClassOf: (path) => (path.toLowerCase().startsWith('/uploads/') ? V2_UPLOAD_LIMITS : V2_LIMITS),
     renderError: renderV2Error,
   });

@@ -9,7 +9,7 @@ import type { JobState } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
 import { principalOf } from '../middleware/guards.js';
 import { idempotencyKeyOf, idempotencyOf } from '../http/idempotency.js';
-import type { Route } from '../http/route-table.js';
+import type { Route, RouteGroup } from '../http/route-table.js';
 import { parseWith } from '../http/validate.js';
 import { assertNotClientKey } from '../middleware/client-keys.js';
 import { ASYNC_ERRORS, CALLER_ERRORS, errorResponses, JOB_ERRORS, json, multipartBody, okResponse, UPLOAD_ERRORS } from '../openapi-kit.js';
@@ -24,9 +24,6 @@ import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
-import { UPLOAD_ROUTES } from './upload-routes.js';
-import { BULK_ROUTES } from './bulk-routes.js';
-import { PROOF_ROUTES } from './proof-routes.js';
 import { receiptBody, sendWithReceipt } from '../http/receipt-body.js';
 import { jobReceipt, logDigest } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
@@ -266,12 +263,28 @@ export const V2_ROUTES: readonly Route[] = [
       }),
     },
   },
-  // Resumable uploads (tus 1.0): their own file, api/v2/upload-routes.ts.
-  ...UPLOAD_ROUTES,
-  // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp (api/v2/proof-routes.ts).
-  ...PROOF_ROUTES,
-  // Bulk jobs: /bulk, /bulk/:id, /bulk/:id/results (api/v2/bulk-routes.ts).
-  ...BULK_ROUTES,
+];
+
+/**
+ * The rest of /v2, each group in its own file and loaded, with its schemas, on the first request
+ * under its prefixes (api/http/route-table.ts RouteGroup): a cold start's first request needs none
+ * of them. api/openapi.ts documents them after V2_ROUTES, in this order.
+ */
+export const V2_ROUTE_GROUPS: readonly RouteGroup[] = [
+  // Resumable uploads (tus 1.0).
+  {
+    name: 'the resumable upload routes',
+    prefixes: ['/uploads'],
+    load: async () => (await import('./upload-routes.js')).UPLOAD_ROUTES,
+  },
+  // Proof of existence: /log, /receipts/:id, /log/consistency, /timestamp.
+  {
+    name: 'the proof routes',
+    prefixes: ['/log', '/receipts', '/timestamp'],
+    load: async () => (await import('./proof-routes.js')).PROOF_ROUTES,
+  },
+  // Bulk jobs: /bulk, /bulk/:id, /bulk/:id/results.
+  { name: 'the bulk routes', prefixes: ['/bulk'], load: async () => (await import('./bulk-routes.js')).BULK_ROUTES },
 ];
 
 /** 202 for a submitted job; a replayed Idempotency-Key reports the first job's current state. */
