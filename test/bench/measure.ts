@@ -7,6 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { coreShares, coreTicks, loopDelaySince, scheduling, type LoopDelay } from './attribution.js';
 import { cpuTimes, gcTraceSince, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
 
 /**
@@ -19,6 +21,8 @@ export interface LoadRun {
   seconds: number;
   p50Ms?: number;
   p99Ms?: number;
+  p999Ms?: number;
+  maxMs?: number;
   errors?: number;
   cpuMicros?: number;
   peakRssBytes?: number;
@@ -50,6 +54,9 @@ export interface Sample {
   perSecond: number;
   p50Ms: number | null;
   p99Ms: number | null;
+  /** The load generator's p99.9 and slowest op. */
+  p999Ms: number | null;
+  maxMs: number | null;
   /** CPU time of the subject's processes per op, in microseconds. */
   cpuMicrosPerOp: number;
   /** The kernel's part of that CPU time (system time): I/O, page cache, memory management. */
@@ -67,6 +74,19 @@ export interface Sample {
   gcPauseShare: number | null;
   /** Commands Redis ran per op (every client's: on the bench's private Redis, the subject's). */
   redisCommandsPerOp: number | null;
+  /**
+   * Attribution of the tail (attribution.ts), for the server whose GC is traced: its event loop's
+   * delay (a stall of the server itself), the share of the run its event-loop thread was runnable
+   * but waiting for a CPU and how often it was preempted (core 0 shared with other work), the
+   * share of core 0 busy with anything but the subject's processes, core 1's (the load
+   * generator's) busy share, and the hypervisor's steal on either core.
+   */
+  loopDelay: LoopDelay | null;
+  runQueueWaitShare: number | null;
+  involuntarySwitchesPerSecond: number | null;
+  core0OtherShare: number | null;
+  core1BusyShare: number | null;
+  stealShare: number | null;
   loadAverage: number;
 }
 
@@ -92,7 +112,16 @@ export async function measure(subject: Subject): Promise<Sample> {
   const redisBefore = subject.redisUrl === undefined ? 0 : redisCommands(subject.redisUrl);
   const traced = subject.gcTrace?.();
   const traceFrom = traced?.logBytes() ?? 0;
+  const delayFile = traced?.loopDelayFile;
+  if (traced !== undefined && delayFile !== undefined) await loopDelaySince(traced.pid, delayFile); // starts the round's histogram
+  const schedBefore = traced === undefined ? undefined : scheduling(traced.pid);
+  const coresBefore = coreTicks();
+  const coresFrom = performance.now();
   const run = await subject.run();
+  const coresAfter = coreTicks();
+  const coresSeconds = (performance.now() - coresFrom) / 1000;
+  const schedAfter = traced === undefined ? undefined : scheduling(traced.pid);
+  const loopDelay = traced === undefined || delayFile === undefined ? null : await loopDelaySince(traced.pid, delayFile);
   const gc = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
   // The INFO that reads the "before" figure is counted in the "after" one.
   const redisCommandsRun = subject.redisUrl === undefined ? null : redisCommands(subject.redisUrl) - redisBefore - 1;
@@ -101,10 +130,20 @@ export async function measure(subject: Subject): Promise<Sample> {
   const systemUsed = cpuAfter.map((t, i) => t.system - cpuBefore[i]!.system);
   const cpuUsed = userUsed.map((u, i) => u + systemUsed[i]!);
   const cpu = run.cpuMicros ?? sum(cpuUsed);
+  const cores = coreShares(coresBefore, coresAfter);
+  const [core0, core1] = cores;
+  // Core 0's busy time that is not the subject's: its processes are pinned there (procs.ts), the rest is other work.
+  const core0Other =
+    core0 === undefined || core1 === undefined || run.cpuMicros !== undefined || processes.length === 0
+      ? null
+      : Math.max(0, core0.busy - sum(cpuUsed) / 1e6 / coresSeconds);
+  const wall = run.seconds;
   return {
     perSecond: run.ops / run.seconds,
     p50Ms: run.p50Ms ?? null,
     p99Ms: run.p99Ms ?? null,
+    p999Ms: run.p999Ms ?? null,
+    maxMs: run.maxMs ?? null,
     cpuMicrosPerOp: cpu / run.ops,
     systemShare: run.cpuMicros !== undefined || sum(cpuUsed) === 0 ? null : sum(systemUsed) / sum(cpuUsed),
     cpuMicrosPerOpByProcess: processes.length < 2 ? null : Object.fromEntries(processes.map((p, i) => [p.name, cpuUsed[i]! / run.ops])),
@@ -116,6 +155,12 @@ export async function measure(subject: Subject): Promise<Sample> {
     gcMaxPauseMs: gc === undefined ? null : Math.max(0, ...gc.pausesMs),
     gcPauseShare: gc === undefined ? null : sum(gc.pausesMs) / 1000 / run.seconds,
     redisCommandsPerOp: redisCommandsRun === null ? null : redisCommandsRun / run.ops,
+    loopDelay,
+    runQueueWaitShare: schedBefore && schedAfter ? (schedAfter.waitNs - schedBefore.waitNs) / 1e9 / wall : null,
+    involuntarySwitchesPerSecond: schedBefore && schedAfter ? (schedAfter.involuntary - schedBefore.involuntary) / wall : null,
+    core0OtherShare: core0Other,
+    core1BusyShare: core1?.busy ?? null,
+    stealShare: core0 && core1 ? Math.max(core0.steal, core1.steal) : null,
     loadAverage: os.loadavg()[0]!,
   };
 }
@@ -192,6 +237,8 @@ export function medianSample(samples: Sample[]): Sample {
     perSecond: median(samples.map((s) => s.perSecond)),
     p50Ms: medianOf(samples, (s) => s.p50Ms),
     p99Ms: medianOf(samples, (s) => s.p99Ms),
+    p999Ms: medianOf(samples, (s) => s.p999Ms),
+    maxMs: medianOf(samples, (s) => s.maxMs),
     cpuMicrosPerOp: median(samples.map((s) => s.cpuMicrosPerOp)),
     systemShare: medianOf(samples, (s) => s.systemShare),
     cpuMicrosPerOpByProcess: medianByProcess(samples),
@@ -203,7 +250,24 @@ export function medianSample(samples: Sample[]): Sample {
     gcMaxPauseMs: medianOf(samples, (s) => s.gcMaxPauseMs),
     gcPauseShare: medianOf(samples, (s) => s.gcPauseShare),
     redisCommandsPerOp: medianOf(samples, (s) => s.redisCommandsPerOp),
+    loopDelay: medianLoopDelay(samples),
+    runQueueWaitShare: medianOf(samples, (s) => s.runQueueWaitShare),
+    involuntarySwitchesPerSecond: medianOf(samples, (s) => s.involuntarySwitchesPerSecond),
+    core0OtherShare: medianOf(samples, (s) => s.core0OtherShare),
+    core1BusyShare: medianOf(samples, (s) => s.core1BusyShare),
+    stealShare: medianOf(samples, (s) => s.stealShare),
     loadAverage: median(samples.map((s) => s.loadAverage)),
+  };
+}
+
+function medianLoopDelay(samples: Sample[]): LoopDelay | null {
+  const delays = samples.flatMap((s) => (s.loopDelay === null ? [] : [s.loopDelay]));
+  if (delays.length === 0) return null;
+  return {
+    samples: median(delays.map((d) => d.samples)),
+    p50Ms: median(delays.map((d) => d.p50Ms)),
+    p99Ms: median(delays.map((d) => d.p99Ms)),
+    maxMs: median(delays.map((d) => d.maxMs)),
   };
 }
 

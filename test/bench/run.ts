@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadStart = os.loadavg()[0]!;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-bench-'));
-  const fleet = await Fleet.create(workDir, options.redisUrl);
+  const fleet = await Fleet.create(workDir, options.redisUrl, { loopDelay: true });
   const scenarios: BenchResults['scenarios'] = {};
   console.log(
     `sha224d benchmark: ${os.cpus().length} cores, ${placement()}; ${options.rounds} interleaved rounds of ${options.durationSec} s; ` +

@@ -23,6 +23,9 @@ export interface WrkResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The tail past p99: p99.9 and the slowest response. */
+  p999Ms: number;
+  maxMs: number;
   /** Responses with a status ≥ 400, plus connect, read, write and timeout errors. */
   errors: number;
 }
@@ -42,9 +45,9 @@ f:close()
 
 done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('BENCH_JSON {"requests":%d,"duration_us":%d,"errors":%d,"p50_us":%d,"p99_us":%d}\\n',
+  io.write(string.format('BENCH_JSON {"requests":%d,"duration_us":%d,"errors":%d,"p50_us":%d,"p99_us":%d,"p999_us":%d,"max_us":%d}\\n',
     summary.requests, summary.duration, e.connect + e.read + e.write + e.status + e.timeout,
-    latency:percentile(50), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(99), latency:percentile(99.9), latency.max))
 end
 `;
 }
@@ -71,7 +74,15 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   ]);
   const line = /^BENCH_JSON (.*)$/m.exec(out);
   if (!line) throw new Error(`wrk printed no summary:\n${out}`);
-  const s = JSON.parse(line[1]!) as { requests: number; duration_us: number; errors: number; p50_us: number; p99_us: number };
+  const s = JSON.parse(line[1]!) as {
+    requests: number;
+    duration_us: number;
+    errors: number;
+    p50_us: number;
+    p99_us: number;
+    p999_us: number;
+    max_us: number;
+  };
   const durationSec = s.duration_us / 1e6;
   return {
     requests: s.requests,
@@ -79,6 +90,8 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     perSecond: s.requests / durationSec,
     p50Ms: s.p50_us / 1000,
     p99Ms: s.p99_us / 1000,
+    p999Ms: s.p999_us / 1000,
+    maxMs: s.max_us / 1000,
     errors: s.errors,
   };
 }
