@@ -57,8 +57,29 @@ export interface Scheduling {
 }
 
 export function scheduling(pid: number): Scheduling {
-  const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return taskScheduling(`/proc/${pid}`);
+}
+
+/** The same summed over every thread of the process (a load generator's work is on its threads). */
+export function processScheduling(pid: number): Scheduling {
+  const total: Scheduling = { runNs: 0, waitNs: 0, involuntary: 0, voluntary: 0 };
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const t = taskScheduling(`/proc/${pid}/task/${task}`);
+      total.runNs += t.runNs;
+      total.waitNs += t.waitNs;
+      total.involuntary += t.involuntary;
+      total.voluntary += t.voluntary;
+    } catch {
+      // a thread that ended between the listing and the reading
+    }
+  }
+  return total;
+}
+
+function taskScheduling(dir: string): Scheduling {
+  const [run, wait] = fs.readFileSync(`${dir}/schedstat`, 'utf8').trim().split(' ').map(Number);
+  const status = fs.readFileSync(`${dir}/status`, 'utf8');
   const field = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
   return {
     runNs: run ?? NaN,

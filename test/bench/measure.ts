@@ -23,6 +23,9 @@ export interface LoadRun {
   p99Ms?: number;
   p999Ms?: number;
   maxMs?: number;
+  /** The load generator's share of the run on a CPU and waiting for one (wrk.ts). */
+  generatorBusyShare?: number | null;
+  generatorWaitShare?: number | null;
   errors?: number;
   cpuMicros?: number;
   peakRssBytes?: number;
@@ -79,7 +82,8 @@ export interface Sample {
    * delay (a stall of the server itself), the share of the run its event-loop thread was runnable
    * but waiting for a CPU and how often it was preempted (core 0 shared with other work), the
    * share of core 0 busy with anything but the subject's processes, core 1's (the load
-   * generator's) busy share, and the hypervisor's steal on either core.
+   * generator's) busy share, the hypervisor's steal on either core, and the load generator's own
+   * share of the run on a CPU and waiting for one.
    */
   loopDelay: LoopDelay | null;
   runQueueWaitShare: number | null;
@@ -87,6 +91,8 @@ export interface Sample {
   core0OtherShare: number | null;
   core1BusyShare: number | null;
   stealShare: number | null;
+  generatorBusyShare: number | null;
+  generatorWaitShare: number | null;
   loadAverage: number;
 }
 
@@ -161,6 +167,8 @@ export async function measure(subject: Subject): Promise<Sample> {
     core0OtherShare: core0Other,
     core1BusyShare: core1?.busy ?? null,
     stealShare: core0 && core1 ? Math.max(core0.steal, core1.steal) : null,
+    generatorBusyShare: run.generatorBusyShare ?? null,
+    generatorWaitShare: run.generatorWaitShare ?? null,
     loadAverage: os.loadavg()[0]!,
   };
 }
@@ -256,6 +264,8 @@ export function medianSample(samples: Sample[]): Sample {
     core0OtherShare: medianOf(samples, (s) => s.core0OtherShare),
     core1BusyShare: medianOf(samples, (s) => s.core1BusyShare),
     stealShare: medianOf(samples, (s) => s.stealShare),
+    generatorBusyShare: medianOf(samples, (s) => s.generatorBusyShare),
+    generatorWaitShare: medianOf(samples, (s) => s.generatorWaitShare),
     loadAverage: median(samples.map((s) => s.loadAverage)),
   };
 }

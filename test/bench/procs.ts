@@ -208,9 +208,17 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a program pinned to the core of `role`; resolves with its stdout, rejects on a non-zero exit. */
-export async function runPinned(role: Core, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+export async function runPinned(
+  role: Core,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  /** Called with the program's pid once it runs (taskset execs it: the pid is the program's). */
+  onSpawn?: (pid: number) => void,
+): Promise<string> {
   const [file, argv] = pinned(role, command, args);
   const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -143,7 +143,7 @@ function formatRounds(result: ScenarioResult): string[] {
   if (subjects.length === 0) return [];
   const lines = [
     '  per round: wrk p50/p99/p99.9/max ms | event-loop delay p99/max ms, GC max pause ms | event-loop thread waiting for a CPU, ' +
-      'preemptions/s | core 0 busy with other work, core 1 busy, steal | reading',
+      'preemptions/s | core 0 busy with other work, core 1 busy, steal | wrk on a CPU, waiting for one | reading',
   ];
   for (const [name, r] of subjects) {
     r.rounds.forEach((x, i) => {
@@ -152,7 +152,8 @@ function formatRounds(result: ScenarioResult): string[] {
       lines.push(
         `  ${`${name} #${i + 1}`.padEnd(46)} ${wrk.padStart(22)} | ${loop.padStart(10)}, GC ${fixed(x.gcMaxPauseMs, 1).padStart(4)} | ` +
           `${percent(x.runQueueWaitShare).padStart(6)}, ${fixed(x.involuntarySwitchesPerSecond, 0).padStart(4)}/s | ` +
-          `${percent(x.core0OtherShare).padStart(6)}, ${percent(x.core1BusyShare).padStart(6)}, ${percent(x.stealShare).padStart(5)} | ${verdict(x)}`,
+          `${percent(x.core0OtherShare).padStart(6)}, ${percent(x.core1BusyShare).padStart(6)}, ${percent(x.stealShare).padStart(5)} | ` +
+          `${percent(x.generatorBusyShare).padStart(6)}, ${percent(x.generatorWaitShare).padStart(6)} | ${verdict(x)}`,
       );
     });
   }
@@ -161,7 +162,8 @@ function formatRounds(result: ScenarioResult): string[] {
 
 /**
  * A first reading of one round's tail. Above 5% of the round waiting for a CPU, the server was
- * not running when it could have: other work on core 0, not the server, made the tail. Otherwise,
+ * not running when it could have: other work on core 0, not the server, made the tail; the same for
+ * the load generator on core 1 (its latencies count its own delays). Otherwise,
  * a longest event-loop delay of at least half the p99 is a stall of the server itself (GC when its
  * longest pause is most of it); below that, requests waited for each other: at saturation every
  * connection's request queues behind the others' (closed loop), or the load generator lagged.
@@ -169,6 +171,7 @@ function formatRounds(result: ScenarioResult): string[] {
 export function verdict(x: Sample): string {
   if (x.runQueueWaitShare === null || x.loopDelay === null || x.p99Ms === null) return '';
   if (x.runQueueWaitShare > 0.05) return 'core 0 shared';
+  if (x.generatorWaitShare !== null && x.generatorWaitShare > 0.05) return 'load generator waited';
   if (x.loopDelay.maxMs >= x.p99Ms / 2)
     return x.gcMaxPauseMs !== null && x.gcMaxPauseMs >= x.loopDelay.maxMs / 2 ? 'server stall: GC' : 'server stall';
   return 'queueing';

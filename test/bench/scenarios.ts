@@ -57,7 +57,17 @@ const wrkRun = (fleet: Fleet, url: string, body: string, connections: number, du
     durationSec,
     workDir: fleet.workDir,
   });
-  return { ops: r.requests, seconds: r.durationSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, p999Ms: r.p999Ms, maxMs: r.maxMs, errors: r.errors };
+  return {
+    ops: r.requests,
+    seconds: r.durationSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    p999Ms: r.p999Ms,
+    maxMs: r.maxMs,
+    generatorBusyShare: r.generatorBusyShare,
+    generatorWaitShare: r.generatorWaitShare,
+    errors: r.errors,
+  };
 };
 
 const INLINE = 'sha224d distributed, inline (+Redis)';

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { processScheduling, type Scheduling } from './attribution.js';
 import { runPinned } from './procs.js';
 
 export interface WrkOptions {
@@ -26,6 +28,14 @@ export interface WrkResult {
   /** The tail past p99: p99.9 and the slowest response. */
   p999Ms: number;
   maxMs: number;
+  /**
+   * wrk's own thread during the run: the share of the run it spent on a CPU, and runnable but
+   * waiting for one (a load generator that waits sends late and reads late: its latencies grow
+   * with its own delays). Read every GENERATOR_POLL_MS, so the run's last moments are missed.
+   * Every thread of the process: wrk's load thread (-t1) is not its main thread.
+   */
+  generatorBusyShare: number | null;
+  generatorWaitShare: number | null;
   /** Responses with a status ≥ 400, plus connect, read, write and timeout errors. */
   errors: number;
 }
@@ -54,6 +64,38 @@ end
 
 let runs = 0;
 
+const GENERATOR_POLL_MS = 100;
+
+/** Polls the scheduling of `pid` until stopped; the first and the last reading it could take. */
+type Reading = Scheduling & { at: number };
+
+function watchScheduling(): { onSpawn: (pid: number) => void; stop: () => { busy: number; wait: number } | null } {
+  let first: Reading | undefined;
+  let last: Reading | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const read = (pid: number): void => {
+    try {
+      const now = { ...processScheduling(pid), at: performance.now() };
+      first ??= now;
+      last = now;
+    } catch {
+      // exited between two readings
+    }
+  };
+  return {
+    onSpawn: (pid) => {
+      read(pid);
+      timer = setInterval(() => read(pid), GENERATOR_POLL_MS);
+    },
+    stop: () => {
+      clearInterval(timer);
+      // Shares of the time between the first and the last reading (not the run's: the readings miss its ends).
+      const span = first && last ? (last.at - first.at) * 1e6 : 0;
+      return first && last && span > 0 ? { busy: (last.runNs - first.runNs) / span, wait: (last.waitNs - first.waitNs) / span } : null;
+    },
+  };
+}
+
 export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   // A name per run: the scale-out scenario runs several at once.
   const run = `${process.pid}-${++runs}`;
@@ -61,17 +103,15 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   const scriptFile = path.join(options.workDir, `wrk-${run}.lua`);
   fs.writeFileSync(bodyFile, options.body);
   fs.writeFileSync(scriptFile, script(options, bodyFile));
-  const out = await runPinned('load', 'wrk', [
-    '-t1',
-    `-c${options.connections}`,
-    `-d${options.durationSec}s`,
-    '--latency',
-    '--timeout',
-    '10s',
-    '-s',
-    scriptFile,
-    options.url,
-  ]);
+  const watch = watchScheduling();
+  const out = await runPinned(
+    'load',
+    'wrk',
+    ['-t1', `-c${options.connections}`, `-d${options.durationSec}s`, '--latency', '--timeout', '10s', '-s', scriptFile, options.url],
+    {},
+    watch.onSpawn,
+  );
+  const generator = watch.stop();
   const line = /^BENCH_JSON (.*)$/m.exec(out);
   if (!line) throw new Error(`wrk printed no summary:\n${out}`);
   const s = JSON.parse(line[1]!) as {
@@ -92,6 +132,8 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     p99Ms: s.p99_us / 1000,
     p999Ms: s.p999_us / 1000,
     maxMs: s.max_us / 1000,
+    generatorBusyShare: generator?.busy ?? null,
+    generatorWaitShare: generator?.wait ?? null,
     errors: s.errors,
   };
 }
