@@ -161,21 +161,29 @@ function formatRounds(result: ScenarioResult): string[] {
 }
 
 /**
- * A first reading of one round's tail. Above 5% of the round waiting for a CPU, the server was
- * not running when it could have: other work on core 0, not the server, made the tail; the same for
- * the load generator on core 1 (its latencies count its own delays). Otherwise,
- * a longest event-loop delay of at least half the p99 is a stall of the server itself (GC when its
- * longest pause is most of it); below that, requests waited for each other: at saturation every
- * connection's request queues behind the others' (closed loop), or the load generator lagged.
+ * A first reading of one round's tail. A request waits at most for the event-loop turn in progress
+ * when it arrives and then for its own turn, and the loop's delay is a turn's length (a stall, a
+ * GC pause or the thread waiting for a CPU all lengthen it): a p99 above twice the longest delay
+ * (plus the sampler's resolution) was made outside the server's event loop, by the load generator
+ * when it waited for its CPU. Within that bound, the server's turns made it: longer because core 0
+ * was shared when its event-loop thread waited for a CPU over 5% of the round, by GC when the
+ * longest pause is half the longest delay or more, else by the work each turn does (at saturation
+ * a turn serves every connection's request once, so a turn's length is the closed loop's latency).
  */
 export function verdict(x: Sample): string {
-  if (x.runQueueWaitShare === null || x.loopDelay === null || x.p99Ms === null) return '';
-  if (x.runQueueWaitShare > 0.05) return 'core 0 shared';
-  if (x.generatorWaitShare !== null && x.generatorWaitShare > 0.05) return 'load generator waited';
-  if (x.loopDelay.maxMs >= x.p99Ms / 2)
-    return x.gcMaxPauseMs !== null && x.gcMaxPauseMs >= x.loopDelay.maxMs / 2 ? 'server stall: GC' : 'server stall';
-  return 'queueing';
+  if (x.loopDelay === null || x.p99Ms === null) return '';
+  if (x.p99Ms > 2 * (x.loopDelay.maxMs + LOOP_DELAY_RESOLUTION_MS)) {
+    return x.generatorWaitShare !== null && x.generatorWaitShare > 0.05
+      ? 'outside the server: wrk waited for its CPU'
+      : 'outside the server';
+  }
+  if (x.runQueueWaitShare !== null && x.runQueueWaitShare > 0.05) return 'server turns: core 0 shared';
+  if (x.gcMaxPauseMs !== null && x.gcMaxPauseMs >= x.loopDelay.maxMs / 2) return 'server turns: GC';
+  return 'server turns: work per turn';
 }
+
+/** loop-delay.mjs's timer period. */
+const LOOP_DELAY_RESOLUTION_MS = 2;
 
 const RESULTS_DIR = 'bench-results';
 
