@@ -128,7 +128,11 @@ export async function measure(subject: Subject): Promise<Sample> {
   const coresSeconds = (performance.now() - coresFrom) / 1000;
   const schedAfter = traced === undefined ? undefined : scheduling(traced.pid);
   const loopDelay = traced === undefined || delayFile === undefined ? null : await loopDelaySince(traced.pid, delayFile);
-  const gc = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
+  const traceSince = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
+  // A process stopped (SIGSTOP) in the middle of a collection while another subject was measured
+  // reports that pause, stop included, once it goes on: possibly after this round's trace began.
+  // No pause of this round can be longer than the round.
+  const gc = traceSince && { ...traceSince, pausesMs: traceSince.pausesMs.filter((ms) => ms <= run.seconds * 1000) };
   // The INFO that reads the "before" figure is counted in the "after" one.
   const redisCommandsRun = subject.redisUrl === undefined ? null : redisCommands(subject.redisUrl) - redisBefore - 1;
   const cpuAfter = processes.map((p) => cpuTimes(p.pid));
