@@ -60,19 +60,27 @@ export function scheduling(pid: number): Scheduling {
   return taskScheduling(`/proc/${pid}`);
 }
 
-/** The same summed over every thread of the process (a load generator's work is on its threads). */
-export function processScheduling(pid: number): Scheduling {
-  const total: Scheduling = { runNs: 0, waitNs: 0, involuntary: 0, voluntary: 0 };
+/** The same for every thread of the process, by thread id (a load generator's work is on its threads). */
+export function threadScheduling(pid: number): Map<number, Scheduling> {
+  const threads = new Map<number, Scheduling>();
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      const t = taskScheduling(`/proc/${pid}/task/${task}`);
-      total.runNs += t.runNs;
-      total.waitNs += t.waitNs;
-      total.involuntary += t.involuntary;
-      total.voluntary += t.voluntary;
+      threads.set(Number(task), taskScheduling(`/proc/${pid}/task/${task}`));
     } catch {
       // a thread that ended between the listing and the reading
     }
+  }
+  return threads;
+}
+
+/** Summed over every thread of the process. */
+export function processScheduling(pid: number): Scheduling {
+  const total: Scheduling = { runNs: 0, waitNs: 0, involuntary: 0, voluntary: 0 };
+  for (const t of threadScheduling(pid).values()) {
+    total.runNs += t.runNs;
+    total.waitNs += t.waitNs;
+    total.involuntary += t.involuntary;
+    total.voluntary += t.voluntary;
   }
   return total;
 }

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { coreShares, coreTicks, loopDelaySince, scheduling, type LoopDelay } from './attribution.js';
 import { cpuTimes, gcTraceSince, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
 
@@ -199,13 +200,39 @@ function othersOf(subject: Subject, subjects: Subject[]): number[] {
   return [...all].filter((pid) => !own.has(pid) && startedHere(pid));
 }
 
-/** Runs `work` with `pids` stopped (SIGSTOP), and lets them go on (SIGCONT) however it ends. */
+/** The processes among `pids` holding a POSIX write lock (proc(5) /proc/locks), e.g. SQLite's write lock on the shared database. */
+function holdingWriteLocks(pids: number[]): number[] {
+  const wanted = new Set(pids);
+  const holders = new Set<number>();
+  for (const line of fs.readFileSync('/proc/locks', 'utf8').split('\n')) {
+    const m = /^\d+: POSIX\s+\w+\s+WRITE\s+(\d+) /.exec(line);
+    if (m && wanted.has(Number(m[1]))) holders.add(Number(m[1]));
+  }
+  return [...holders];
+}
+
+const LOCK_RELEASE_TRIES = 50;
+
+/**
+ * Runs `work` with `pids` stopped (SIGSTOP), and lets them go on (SIGCONT) however it ends. The
+ * servers share one SQLite database (fleet.ts): one stopped inside a write (its usage flush) would
+ * keep the write lock, and the measured server's own flush would wait on it for up to its busy
+ * timeout (5 s) with its event loop blocked. So a process stopped holding a write lock goes on
+ * for a moment and is stopped again, until none holds one (or LOCK_RELEASE_TRIES passed).
+ */
 async function withPaused<T>(pids: number[], work: () => Promise<T>): Promise<T> {
   const paused: number[] = [];
   try {
     for (const pid of pids) {
       process.kill(pid, 'SIGSTOP');
       paused.push(pid);
+    }
+    for (let i = 0; i < LOCK_RELEASE_TRIES; i++) {
+      const holders = holdingWriteLocks(paused);
+      if (holders.length === 0) break;
+      for (const pid of holders) process.kill(pid, 'SIGCONT');
+      await sleep(2);
+      for (const pid of holders) process.kill(pid, 'SIGSTOP');
     }
     return await work();
   } finally {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { processScheduling, type Scheduling } from './attribution.js';
+import { threadScheduling, type Scheduling } from './attribution.js';
 import { runPinned } from './procs.js';
 
 export interface WrkOptions {
@@ -67,17 +67,26 @@ let runs = 0;
 const GENERATOR_POLL_MS = 100;
 
 /** Polls the scheduling of `pid` until stopped; the first and the last reading it could take. */
-type Reading = Scheduling & { at: number };
-
-function watchScheduling(): { onSpawn: (pid: number) => void; stop: () => { busy: number; wait: number } | null } {
-  let first: Reading | undefined;
-  let last: Reading | undefined;
+/**
+ * Polls the scheduling of every thread of `pid` until stopped: what each thread spent on a CPU and
+ * waiting for one since the first reading (a thread born later, since 0), over the time between the
+ * first and the last reading. Each thread's last reading counts even once it has ended: wrk's load
+ * thread ends before wrk prints its summary and exits.
+ */
+function watchScheduling(): { onSpawn: (pid: number) => void; stop: () => { busy: number; wait: number; seconds: number } | null } {
+  const first = new Map<number, Scheduling>();
+  const last = new Map<number, Scheduling>();
+  let firstAt: number | undefined;
+  let lastAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   const read = (pid: number): void => {
     try {
-      const now = { ...processScheduling(pid), at: performance.now() };
-      first ??= now;
-      last = now;
+      const threads = threadScheduling(pid);
+      const at = performance.now();
+      if (firstAt === undefined) for (const [tid, t] of threads) first.set(tid, t);
+      for (const [tid, t] of threads) last.set(tid, t);
+      firstAt ??= at;
+      lastAt = at;
     } catch {
       // exited between two readings
     }
@@ -89,9 +98,15 @@ function watchScheduling(): { onSpawn: (pid: number) => void; stop: () => { busy
     },
     stop: () => {
       clearInterval(timer);
-      // Shares of the time between the first and the last reading (not the run's: the readings miss its ends).
-      const span = first && last ? (last.at - first.at) * 1e6 : 0;
-      return first && last && span > 0 ? { busy: (last.runNs - first.runNs) / span, wait: (last.waitNs - first.waitNs) / span } : null;
+      if (firstAt === undefined || lastAt === undefined || lastAt <= firstAt) return null;
+      let run = 0;
+      let wait = 0;
+      for (const [tid, t] of last) {
+        run += t.runNs - (first.get(tid)?.runNs ?? 0);
+        wait += t.waitNs - (first.get(tid)?.waitNs ?? 0);
+      }
+      const span = (lastAt - firstAt) * 1e6; // ns
+      return { busy: run / span, wait: wait / span, seconds: span / 1e9 };
     },
   };
 }
@@ -124,6 +139,8 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     max_us: number;
   };
   const durationSec = s.duration_us / 1e6;
+  // Readings that cover less than half the run (a harness too starved to take them) say nothing of it.
+  const covered = generator !== null && generator.seconds >= durationSec / 2 ? generator : null;
   return {
     requests: s.requests,
     durationSec,
@@ -132,8 +149,8 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     p99Ms: s.p99_us / 1000,
     p999Ms: s.p999_us / 1000,
     maxMs: s.max_us / 1000,
-    generatorBusyShare: generator?.busy ?? null,
-    generatorWaitShare: generator?.wait ?? null,
+    generatorBusyShare: covered?.busy ?? null,
+    generatorWaitShare: covered?.wait ?? null,
     errors: s.errors,
   };
 }
