@@ -52,9 +52,11 @@ export class Fleet {
     /** A production key of an enterprise account: no rate limit and no quota, so the figures never measure a refusal. */
     readonly apiKey: string,
     private readonly externalRedisUrl: string | undefined,
+    /** Servers started with the loop-delay preload (procs.ts ServerOptions.loopDelay); one-off starts never. */
+    private readonly loopDelay: boolean,
   ) {}
 
-  static async create(workDir: string, externalRedisUrl: string | undefined): Promise<Fleet> {
+  static async create(workDir: string, externalRedisUrl: string | undefined, { loopDelay = false } = {}): Promise<Fleet> {
     execFileSync(process.execPath, [path.join(ROOT, 'deploy', 'build.mjs')], { stdio: 'inherit' });
     const dataDir = path.join(workDir, 'data');
     fs.mkdirSync(dataDir);
@@ -62,7 +64,7 @@ export class Fleet {
     try {
       const account = await store.createAccount({ name: 'bench', plan: 'enterprise' });
       const { secret } = await createApiKey(store, { accountId: account.id, type: 'production', description: 'bench' });
-      return new Fleet(workDir, dataDir, secret, externalRedisUrl);
+      return new Fleet(workDir, dataDir, secret, externalRedisUrl, loopDelay);
     } finally {
       await store.close();
     }
@@ -82,9 +84,17 @@ export class Fleet {
     return proc;
   }
 
-  /** A server process of this fleet's kind, for one-off runs (cold start); the caller stops it. */
-  launchOptions(name: string, command: string, args: string[], env: Record<string, string>) {
-    return { name, command, args, env: { ...this.env, ...env }, ready: SERVICE_READY, logDir: this.workDir };
+  /** A server process of this fleet's kind; for one-off runs (cold start: `oneOff`, no preload), the caller stops it. */
+  launchOptions(name: string, command: string, args: string[], env: Record<string, string>, oneOff = false) {
+    return {
+      name,
+      command,
+      args,
+      env: { ...this.env, ...env },
+      ready: SERVICE_READY,
+      logDir: this.workDir,
+      loopDelay: this.loopDelay && !oneOff,
+    };
   }
 
   bare(): Promise<ServerProcess> {

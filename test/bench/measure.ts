@@ -7,6 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { coreShares, coreTicks, loopDelaySince, scheduling, type LoopDelay } from './attribution.js';
 import { cpuTimes, gcTraceSince, peakRssBytes, resetPeakRss, type ServerProcess } from './procs.js';
 
 /**
@@ -19,6 +22,11 @@ export interface LoadRun {
   seconds: number;
   p50Ms?: number;
   p99Ms?: number;
+  p999Ms?: number;
+  maxMs?: number;
+  /** The load generator's share of the run on a CPU and waiting for one (wrk.ts). */
+  generatorBusyShare?: number | null;
+  generatorWaitShare?: number | null;
   errors?: number;
   cpuMicros?: number;
   peakRssBytes?: number;
@@ -50,6 +58,9 @@ export interface Sample {
   perSecond: number;
   p50Ms: number | null;
   p99Ms: number | null;
+  /** The load generator's p99.9 and slowest op. */
+  p999Ms: number | null;
+  maxMs: number | null;
   /** CPU time of the subject's processes per op, in microseconds. */
   cpuMicrosPerOp: number;
   /** The kernel's part of that CPU time (system time): I/O, page cache, memory management. */
@@ -67,6 +78,22 @@ export interface Sample {
   gcPauseShare: number | null;
   /** Commands Redis ran per op (every client's: on the bench's private Redis, the subject's). */
   redisCommandsPerOp: number | null;
+  /**
+   * Attribution of the tail (attribution.ts), for the server whose GC is traced: its event loop's
+   * delay (a stall of the server itself), the share of the run its event-loop thread was runnable
+   * but waiting for a CPU and how often it was preempted (core 0 shared with other work), the
+   * share of core 0 busy with anything but the subject's processes, core 1's (the load
+   * generator's) busy share, the hypervisor's steal on either core, and the load generator's own
+   * share of the run on a CPU and waiting for one.
+   */
+  loopDelay: LoopDelay | null;
+  runQueueWaitShare: number | null;
+  involuntarySwitchesPerSecond: number | null;
+  core0OtherShare: number | null;
+  core1BusyShare: number | null;
+  stealShare: number | null;
+  generatorBusyShare: number | null;
+  generatorWaitShare: number | null;
   loadAverage: number;
 }
 
@@ -92,8 +119,21 @@ export async function measure(subject: Subject): Promise<Sample> {
   const redisBefore = subject.redisUrl === undefined ? 0 : redisCommands(subject.redisUrl);
   const traced = subject.gcTrace?.();
   const traceFrom = traced?.logBytes() ?? 0;
+  const delayFile = traced?.loopDelayFile;
+  if (traced !== undefined && delayFile !== undefined) await loopDelaySince(traced.pid, delayFile); // starts the round's histogram
+  const schedBefore = traced === undefined ? undefined : scheduling(traced.pid);
+  const coresBefore = coreTicks();
+  const coresFrom = performance.now();
   const run = await subject.run();
-  const gc = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
+  const coresAfter = coreTicks();
+  const coresSeconds = (performance.now() - coresFrom) / 1000;
+  const schedAfter = traced === undefined ? undefined : scheduling(traced.pid);
+  const loopDelay = traced === undefined || delayFile === undefined ? null : await loopDelaySince(traced.pid, delayFile);
+  const traceSince = traced === undefined ? undefined : gcTraceSince(traced.logFile, traceFrom);
+  // A process stopped (SIGSTOP) in the middle of a collection while another subject was measured
+  // reports that pause, stop included, once it goes on: possibly after this round's trace began.
+  // No pause of this round can be longer than the round.
+  const gc = traceSince && { ...traceSince, pausesMs: traceSince.pausesMs.filter((ms) => ms <= run.seconds * 1000) };
   // The INFO that reads the "before" figure is counted in the "after" one.
   const redisCommandsRun = subject.redisUrl === undefined ? null : redisCommands(subject.redisUrl) - redisBefore - 1;
   const cpuAfter = processes.map((p) => cpuTimes(p.pid));
@@ -101,10 +141,20 @@ export async function measure(subject: Subject): Promise<Sample> {
   const systemUsed = cpuAfter.map((t, i) => t.system - cpuBefore[i]!.system);
   const cpuUsed = userUsed.map((u, i) => u + systemUsed[i]!);
   const cpu = run.cpuMicros ?? sum(cpuUsed);
+  const cores = coreShares(coresBefore, coresAfter);
+  const [core0, core1] = cores;
+  // Core 0's busy time that is not the subject's: its processes are pinned there (procs.ts), the rest is other work.
+  const core0Other =
+    core0 === undefined || core1 === undefined || run.cpuMicros !== undefined || processes.length === 0
+      ? null
+      : Math.max(0, core0.busy - sum(cpuUsed) / 1e6 / coresSeconds);
+  const wall = run.seconds;
   return {
     perSecond: run.ops / run.seconds,
     p50Ms: run.p50Ms ?? null,
     p99Ms: run.p99Ms ?? null,
+    p999Ms: run.p999Ms ?? null,
+    maxMs: run.maxMs ?? null,
     cpuMicrosPerOp: cpu / run.ops,
     systemShare: run.cpuMicros !== undefined || sum(cpuUsed) === 0 ? null : sum(systemUsed) / sum(cpuUsed),
     cpuMicrosPerOpByProcess: processes.length < 2 ? null : Object.fromEntries(processes.map((p, i) => [p.name, cpuUsed[i]! / run.ops])),
@@ -116,6 +166,14 @@ export async function measure(subject: Subject): Promise<Sample> {
     gcMaxPauseMs: gc === undefined ? null : Math.max(0, ...gc.pausesMs),
     gcPauseShare: gc === undefined ? null : sum(gc.pausesMs) / 1000 / run.seconds,
     redisCommandsPerOp: redisCommandsRun === null ? null : redisCommandsRun / run.ops,
+    loopDelay,
+    runQueueWaitShare: schedBefore && schedAfter ? (schedAfter.waitNs - schedBefore.waitNs) / 1e9 / wall : null,
+    involuntarySwitchesPerSecond: schedBefore && schedAfter ? (schedAfter.involuntary - schedBefore.involuntary) / wall : null,
+    core0OtherShare: core0Other,
+    core1BusyShare: core1?.busy ?? null,
+    stealShare: core0 && core1 ? Math.max(core0.steal, core1.steal) : null,
+    generatorBusyShare: run.generatorBusyShare ?? null,
+    generatorWaitShare: run.generatorWaitShare ?? null,
     loadAverage: os.loadavg()[0]!,
   };
 }
@@ -142,13 +200,39 @@ function othersOf(subject: Subject, subjects: Subject[]): number[] {
   return [...all].filter((pid) => !own.has(pid) && startedHere(pid));
 }
 
-/** Runs `work` with `pids` stopped (SIGSTOP), and lets them go on (SIGCONT) however it ends. */
+/** The processes among `pids` holding a POSIX write lock (proc(5) /proc/locks), e.g. SQLite's write lock on the shared database. */
+function holdingWriteLocks(pids: number[]): number[] {
+  const wanted = new Set(pids);
+  const holders = new Set<number>();
+  for (const line of fs.readFileSync('/proc/locks', 'utf8').split('\n')) {
+    const m = /^\d+: POSIX\s+\w+\s+WRITE\s+(\d+) /.exec(line);
+    if (m && wanted.has(Number(m[1]))) holders.add(Number(m[1]));
+  }
+  return [...holders];
+}
+
+const LOCK_RELEASE_TRIES = 50;
+
+/**
+ * Runs `work` with `pids` stopped (SIGSTOP), and lets them go on (SIGCONT) however it ends. The
+ * servers share one SQLite database (fleet.ts): one stopped inside a write (its usage flush) would
+ * keep the write lock, and the measured server's own flush would wait on it for up to its busy
+ * timeout (5 s) with its event loop blocked. So a process stopped holding a write lock goes on
+ * for a moment and is stopped again, until none holds one (or LOCK_RELEASE_TRIES passed).
+ */
 async function withPaused<T>(pids: number[], work: () => Promise<T>): Promise<T> {
   const paused: number[] = [];
   try {
     for (const pid of pids) {
       process.kill(pid, 'SIGSTOP');
       paused.push(pid);
+    }
+    for (let i = 0; i < LOCK_RELEASE_TRIES; i++) {
+      const holders = holdingWriteLocks(paused);
+      if (holders.length === 0) break;
+      for (const pid of holders) process.kill(pid, 'SIGCONT');
+      await sleep(2);
+      for (const pid of holders) process.kill(pid, 'SIGSTOP');
     }
     return await work();
   } finally {
@@ -192,6 +276,8 @@ export function medianSample(samples: Sample[]): Sample {
     perSecond: median(samples.map((s) => s.perSecond)),
     p50Ms: medianOf(samples, (s) => s.p50Ms),
     p99Ms: medianOf(samples, (s) => s.p99Ms),
+    p999Ms: medianOf(samples, (s) => s.p999Ms),
+    maxMs: medianOf(samples, (s) => s.maxMs),
     cpuMicrosPerOp: median(samples.map((s) => s.cpuMicrosPerOp)),
     systemShare: medianOf(samples, (s) => s.systemShare),
     cpuMicrosPerOpByProcess: medianByProcess(samples),
@@ -203,7 +289,26 @@ export function medianSample(samples: Sample[]): Sample {
     gcMaxPauseMs: medianOf(samples, (s) => s.gcMaxPauseMs),
     gcPauseShare: medianOf(samples, (s) => s.gcPauseShare),
     redisCommandsPerOp: medianOf(samples, (s) => s.redisCommandsPerOp),
+    loopDelay: medianLoopDelay(samples),
+    runQueueWaitShare: medianOf(samples, (s) => s.runQueueWaitShare),
+    involuntarySwitchesPerSecond: medianOf(samples, (s) => s.involuntarySwitchesPerSecond),
+    core0OtherShare: medianOf(samples, (s) => s.core0OtherShare),
+    core1BusyShare: medianOf(samples, (s) => s.core1BusyShare),
+    stealShare: medianOf(samples, (s) => s.stealShare),
+    generatorBusyShare: medianOf(samples, (s) => s.generatorBusyShare),
+    generatorWaitShare: medianOf(samples, (s) => s.generatorWaitShare),
     loadAverage: median(samples.map((s) => s.loadAverage)),
+  };
+}
+
+function medianLoopDelay(samples: Sample[]): LoopDelay | null {
+  const delays = samples.flatMap((s) => (s.loopDelay === null ? [] : [s.loopDelay]));
+  if (delays.length === 0) return null;
+  return {
+    samples: median(delays.map((d) => d.samples)),
+    p50Ms: median(delays.map((d) => d.p50Ms)),
+    p99Ms: median(delays.map((d) => d.p99Ms)),
+    maxMs: median(delays.map((d) => d.maxMs)),
   };
 }
 

@@ -15,8 +15,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.join(import.meta.dirname, '..', '..');
+
+/** The preload that samples a server's event-loop delay (loop-delay.mjs; read by attribution.ts). */
+export const LOOP_DELAY_PRELOAD = path.join(ROOT, 'test', 'bench', 'loop-delay.mjs');
 
 export type Core = 'server' | 'load';
 
@@ -57,12 +61,19 @@ export interface ServerOptions {
   ready: RegExp;
   logDir: string;
   readyTimeoutMs?: number;
+  /**
+   * A Node server only: preload loop-delay.mjs (`--import`, before the other arguments), which
+   * writes the event loop's delay to `loopDelayFile` when the bench asks (attribution.ts).
+   */
+  loopDelay?: boolean;
 }
 
 export class ServerProcess {
   readonly name: string;
   readonly pid: number;
   readonly logFile: string;
+  /** Where the loop-delay preload writes, when the server has it (ServerOptions.loopDelay). */
+  readonly loopDelayFile: string | undefined;
   url = '';
   private readonly child: ChildProcess;
   private readonly exited: Promise<unknown>;
@@ -71,8 +82,11 @@ export class ServerProcess {
     this.name = options.name;
     this.logFile = path.join(options.logDir, `${options.name.replace(/[^\w.-]+/g, '_')}-${Date.now()}.log`);
     const log = fs.openSync(this.logFile, 'a');
-    const [command, args] = pinned('server', options.command, options.args);
-    this.child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', log, log] });
+    this.loopDelayFile = options.loopDelay === true ? `${this.logFile}.loop-delay.jsonl` : undefined;
+    const loopDelay = this.loopDelayFile === undefined ? undefined : { BENCH_LOOP_DELAY_FILE: this.loopDelayFile };
+    const serverArgs = loopDelay === undefined ? options.args : [`--import=${pathToFileURL(LOOP_DELAY_PRELOAD).href}`, ...options.args];
+    const [command, args] = pinned('server', options.command, serverArgs);
+    this.child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...options.env, ...loopDelay }, stdio: ['ignore', log, log] });
     fs.closeSync(log);
     if (this.child.pid === undefined) throw new Error(`${options.name} did not start`);
     this.pid = this.child.pid;
@@ -194,9 +208,17 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a program pinned to the core of `role`; resolves with its stdout, rejects on a non-zero exit. */
-export async function runPinned(role: Core, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+export async function runPinned(
+  role: Core,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  /** Called with the program's pid once it runs (taskset execs it: the pid is the program's). */
+  onSpawn?: (pid: number) => void,
+): Promise<string> {
   const [file, argv] = pinned(role, command, args);
   const child = spawn(file, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.pid !== undefined) onSpawn?.(child.pid);
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

@@ -54,6 +54,7 @@ export function scenarioResult(scenario: Scenario, samples: Map<Subject, Sample[
 
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const fixed = (n: number | null, digits: number): string => (n === null || !Number.isFinite(n) ? '—' : n.toFixed(digits));
+const percent = (share: number | null): string => (share === null || !Number.isFinite(share) ? '—' : `${(share * 100).toFixed(1)}%`);
 const mb = (bytes: number | null): string => (bytes === null ? '—' : `${(bytes / 1e6).toFixed(0)} MB`);
 /** Cold start is timed per start: its "ops per second" print as milliseconds per start. */
 const headline = (unit: Scenario['unit'], s: Sample): string => (unit === 'ms' ? fixed(1000 / s.perSecond, 0) : int(s.perSecond));
@@ -75,6 +76,8 @@ export function formatScenario(result: ScenarioResult): string {
     'alloc KB/op'.padStart(11),
     'GC max ms'.padStart(9),
     'GC %'.padStart(5),
+    'loop p99/max'.padStart(12),
+    'rq wait'.padStart(7),
   ].join(' ');
   const load = Object.values(result.subjects).flatMap((r) => r.rounds.map((x) => x.loadAverage));
   const lines = [`${result.title} (load average ${fixed(Math.min(...load), 1)}–${fixed(Math.max(...load), 1)})`, header];
@@ -93,6 +96,8 @@ export function formatScenario(result: ScenarioResult): string {
         fixed(m.allocatedBytesPerOp === null ? null : m.allocatedBytesPerOp / 1024, 1).padStart(11),
         fixed(m.gcMaxPauseMs, 1).padStart(9),
         fixed(m.gcPauseShare === null ? null : m.gcPauseShare * 100, 1).padStart(5),
+        (m.loopDelay === null ? '—' : `${fixed(m.loopDelay.p99Ms, 1)}/${fixed(m.loopDelay.maxMs, 1)}`).padStart(12),
+        percent(m.runQueueWaitShare).padStart(7),
         m.errors > 0 ? `  ${m.errors} ERRORS` : '',
       ].join(' '),
     );
@@ -115,6 +120,7 @@ export function formatScenario(result: ScenarioResult): string {
       lines.push(`  ${name}: CPU µs/${result.op} by process: ${each.join(', ')}${commands}`);
     }
   }
+  lines.push(...formatRounds(result));
   for (const [name, r] of Object.entries(result.subjects)) {
     const parts = Object.entries(r.vs).map(([ref, q]) =>
       cold
@@ -125,6 +131,59 @@ export function formatScenario(result: ScenarioResult): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * Per round, what a slow round's tail came from, for subjects whose server's event loop is sampled
+ * (measure.ts Sample): the load generator's tail beside the server's own stalls (event-loop delay,
+ * GC) and the time its event-loop thread was runnable but not running (other work on core 0, the
+ * hypervisor's steal) or the load generator's core busy.
+ */
+function formatRounds(result: ScenarioResult): string[] {
+  const subjects = Object.entries(result.subjects).filter(([, r]) => r.rounds.some((x) => x.loopDelay !== null && x.p99Ms !== null));
+  if (subjects.length === 0) return [];
+  const lines = [
+    '  per round: wrk p50/p99/p99.9/max ms | event-loop delay p99/max ms, GC max pause ms | event-loop thread waiting for a CPU, ' +
+      'preemptions/s | core 0 busy with other work, core 1 busy, steal | wrk on a CPU, waiting for one | reading',
+  ];
+  for (const [name, r] of subjects) {
+    r.rounds.forEach((x, i) => {
+      const wrk = [x.p50Ms, x.p99Ms, x.p999Ms, x.maxMs].map((v) => fixed(v, 1)).join('/');
+      const loop = x.loopDelay === null ? '—' : `${fixed(x.loopDelay.p99Ms, 1)}/${fixed(x.loopDelay.maxMs, 1)}`;
+      lines.push(
+        `  ${`${name} #${i + 1}`.padEnd(46)} ${wrk.padStart(22)} | ${loop.padStart(10)}, GC ${fixed(x.gcMaxPauseMs, 1).padStart(4)} | ` +
+          `${percent(x.runQueueWaitShare).padStart(6)}, ${fixed(x.involuntarySwitchesPerSecond, 0).padStart(4)}/s | ` +
+          `${percent(x.core0OtherShare).padStart(6)}, ${percent(x.core1BusyShare).padStart(6)}, ${percent(x.stealShare).padStart(5)} | ` +
+          `${percent(x.generatorBusyShare).padStart(6)}, ${percent(x.generatorWaitShare).padStart(6)} | ${verdict(x)}`,
+      );
+    });
+  }
+  return lines;
+}
+
+/**
+ * A first reading of one round's tail. A request waits at most for the event-loop turn in progress
+ * when it arrives and then for its own turn, and the loop's delay is a turn's length (a stall, a
+ * GC pause or the thread waiting for a CPU all lengthen it): a p99 above twice the longest delay
+ * (plus the sampler's resolution) was made outside the server's event loop, by the load generator
+ * when it waited for its CPU. Within that bound, the server's turns made it: longer because core 0
+ * was shared when its event-loop thread waited for a CPU over 5% of the round, by GC when the
+ * longest pause is half the longest delay or more, else by the work each turn does (at saturation
+ * a turn serves every connection's request once, so a turn's length is the closed loop's latency).
+ */
+export function verdict(x: Sample): string {
+  if (x.loopDelay === null || x.p99Ms === null) return '';
+  if (x.p99Ms > 2 * (x.loopDelay.maxMs + LOOP_DELAY_RESOLUTION_MS)) {
+    return x.generatorWaitShare !== null && x.generatorWaitShare > 0.05
+      ? 'outside the server: wrk waited for its CPU'
+      : 'outside the server';
+  }
+  if (x.runQueueWaitShare !== null && x.runQueueWaitShare > 0.05) return 'server turns: core 0 shared';
+  if (x.gcMaxPauseMs !== null && x.gcMaxPauseMs >= x.loopDelay.maxMs / 2) return 'server turns: GC';
+  return 'server turns: work per turn';
+}
+
+/** loop-delay.mjs's timer period. */
+const LOOP_DELAY_RESOLUTION_MS = 2;
 
 const RESULTS_DIR = 'bench-results';
 

@@ -17,6 +17,10 @@
  * itself (measure.ts withPaused). Servers run with their default configuration, the request log
  * included, written to a file. CPU µs per request is the figure to read on a shared machine: it
  * counts the servers' own CPU time, which other work on the machine barely moves.
+ *
+ * Every round also records what its latency tail came from (attribution.ts): the server's event-loop
+ * delay (a preloaded sampler, loop-delay.mjs), its event-loop thread's wait for core 0, other work
+ * on either core, and wrk's own wait for core 1; printed per round under each scenario's table.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -54,7 +58,7 @@ async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
   const loadStart = os.loadavg()[0]!;
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-bench-'));
-  const fleet = await Fleet.create(workDir, options.redisUrl);
+  const fleet = await Fleet.create(workDir, options.redisUrl, { loopDelay: true });
   const scenarios: BenchResults['scenarios'] = {};
   console.log(
     `sha224d benchmark: ${os.cpus().length} cores, ${placement()}; ${options.rounds} interleaved rounds of ${options.durationSec} s; ` +

@@ -57,7 +57,17 @@ const wrkRun = (fleet: Fleet, url: string, body: string, connections: number, du
     durationSec,
     workDir: fleet.workDir,
   });
-  return { ops: r.requests, seconds: r.durationSec, p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: r.errors };
+  return {
+    ops: r.requests,
+    seconds: r.durationSec,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    p999Ms: r.p999Ms,
+    maxMs: r.maxMs,
+    generatorBusyShare: r.generatorBusyShare,
+    generatorWaitShare: r.generatorWaitShare,
+    errors: r.errors,
+  };
 };
 
 const INLINE = 'sha224d distributed, inline (+Redis)';
@@ -283,7 +293,7 @@ export function coldStartScenario(fleet: Fleet): Scenario {
   const start = async (name: string, command: string, args: string[], env: Record<string, string>): Promise<LoadRun> => {
     const port = await freePort();
     const t0 = performance.now();
-    const proc = ServerProcess.launch(fleet.launchOptions(name, command, args, { ...env, PORT: String(port) }));
+    const proc = ServerProcess.launch(fleet.launchOptions(name, command, args, { ...env, PORT: String(port) }, true));
     try {
       await firstOk(port, fleet.apiKey, proc);
       const seconds = (performance.now() - t0) / 1000;
