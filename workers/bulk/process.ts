@@ -16,7 +16,8 @@ import {
 } from '../../shared/bulk/model.js';
 import { ChunkCancelled, type ChunkContext, type ChunkProcessor } from '../../shared/bulk/chunks.js';
 import type { SecretBox } from '../../shared/webhooks/secrets.js';
-import { hashItem } from './items.js';
+import { hashItemChunk } from './item-chunk.js';
+import { resultText } from './items.js';
 import { hashUrls } from './urls.js';
 
 export interface ChunkProcessorOptions {
@@ -38,46 +39,52 @@ const CANCEL_POLL_MS = 1000;
 
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
   return async (task, ctx) => {
-    const lines = await readInput(task, ctx);
-    let results: ResultLine[];
-    switch (task.source) {
-      case 'items':
-        results = await hashItems(lines, ctx);
-        break;
-      case 'urls':
-        results = await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal));
-        break;
-      case 's3':
-        // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
-        results = await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
-        break;
+    let part: Buffer;
+    let summary: ChunkSummary;
+    if (task.source === 'items') {
+      const hashed = await hashItemChunk(await readAll(await ctx.blobs.get(chunkInputKey(task.bulkId, task.index))), {
+        stillRunning: ctx.stillRunning,
+        checkEvery: CANCEL_CHECK_EVERY,
+      });
+      if (hashed === undefined) throw new ChunkCancelled();
+      ({ part, summary } = hashed);
+    } else {
+      const lines = await readInput(task, ctx);
+      const results =
+        task.source === 'urls'
+          ? await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal))
+          : // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
+            await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
+      ({ part, summary } = render(results));
     }
     if (!(await ctx.stillRunning())) throw new ChunkCancelled();
-    const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
-    let text = '';
-    for (const line of results) {
-      if ('error' in line) summary.failed++;
-      else {
-        summary.done++;
-        summary.bytes += line.bytes;
-      }
-      text += resultText(line);
-    }
-    const part = Buffer.from(text, 'utf8');
     await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
-    summary.partBytes = part.length;
     return summary;
   };
 }
 
-/**
- * A result line as NDJSON, the same text as JSON.stringify's: a hash line is written from a
- * template (only the id needs escaping; the hash is hex, the size a number): a quarter of
- * JSON.stringify's time for it (docs/decisions.md "Bulk jobs").
- */
-function resultText(line: ResultLine): string {
-  if ('error' in line) return `${JSON.stringify(line)}\n`;
-  return `{"id":${JSON.stringify(line.id)},"hash":"${line.hash}","bytes":${line.bytes}}\n`;
+/** URL and S3 chunks' results as their part (a few hundred lines: text is cheap enough). */
+function render(results: readonly ResultLine[]): { part: Buffer; summary: ChunkSummary } {
+  const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
+  let text = '';
+  for (const line of results) {
+    if ('error' in line) summary.failed++;
+    else {
+      summary.done++;
+      summary.bytes += line.bytes;
+    }
+    text += resultText(line);
+  }
+  const part = Buffer.from(text, 'utf8');
+  summary.partBytes = part.length;
+  return { part, summary };
+}
+
+/** A chunk's input whole (about a megabyte at the default 10,000 items). */
+async function readAll(stream: Readable): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of stream) pieces.push(Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array));
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
 }
 
 /** Runs `work` with a signal that aborts once the job is no longer running (asked every CANCEL_POLL_MS). */
@@ -110,13 +117,4 @@ async function readInput(task: ChunkTask, ctx: ChunkContext): Promise<ChunkInput
     if (line.length > 0) lines.push(JSON.parse(line) as ChunkInputLine);
   }
   return lines;
-}
-
-async function hashItems(lines: readonly ChunkInputLine[], ctx: ChunkContext): Promise<ResultLine[]> {
-  const results: ResultLine[] = new Array<ResultLine>(lines.length);
-  for (let index = 0; index < lines.length; index++) {
-    if (index > 0 && index % CANCEL_CHECK_EVERY === 0 && !(await ctx.stillRunning())) throw new ChunkCancelled();
-    results[index] = hashItem(lines[index]!);
-  }
-  return results;
 }
