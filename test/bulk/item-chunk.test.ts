@@ -31,7 +31,7 @@ async function byLines(input: Buffer): Promise<{ part: Buffer; summary: ChunkSum
   return { part, summary };
 }
 
-const running = { stillRunning: () => Promise.resolve(true), checkEvery: 2000 };
+const running = { stillRunning: () => Promise.resolve(true), checkEvery: 2000, output: Buffer.alloc(64) };
 
 async function expectSame(input: Buffer): Promise<Buffer> {
   const expected = await byLines(input);
@@ -102,11 +102,11 @@ describe('a chunk of items read in place', () => {
   it('asks whether the job still runs every checkEvery items, and stops when it does not', async () => {
     const input = lines(...Array.from({ length: 10 }, (_, n) => JSON.stringify(itemAt(n))));
     let asked = 0;
-    const stopAtSecond = { checkEvery: 3, stillRunning: () => Promise.resolve(++asked < 2) };
+    const stopAtSecond = { checkEvery: 3, stillRunning: () => Promise.resolve(++asked < 2), output: Buffer.alloc(64) };
     expect(await hashItemChunk(input, stopAtSecond)).toBeUndefined();
     expect(asked).toBe(2);
     asked = 0;
-    const always = { checkEvery: 3, stillRunning: () => Promise.resolve(++asked > 0) };
+    const always = { checkEvery: 3, stillRunning: () => Promise.resolve(++asked > 0), output: Buffer.alloc(64) };
     expect((await hashItemChunk(input, always))?.summary.done).toBe(10);
     // Before items 3, 6 and 9: never before the first.
     expect(asked).toBe(3);

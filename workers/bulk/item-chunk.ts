@@ -19,16 +19,18 @@ export interface ItemChunkOptions {
   /** Asked every `checkEvery` items: false stops the chunk (the caller's cancel), and nothing is written. */
   stillRunning: () => Promise<boolean>;
   checkEvery: number;
+  /** Where the part is written (it grows into another buffer if it does not fit: `storage` of the result). */
+  output: Buffer;
 }
 
 /** Hashes every item line of `input` (NDJSON, as the API node stored it); undefined once `stillRunning` says false. */
 export async function hashItemChunk(
   input: Buffer,
   options: ItemChunkOptions,
-): Promise<{ part: Buffer; summary: ChunkSummary } | undefined> {
+): Promise<{ part: Buffer; storage: Buffer; summary: ChunkSummary } | undefined> {
   // readline decoded the input with U+FFFD for malformed UTF-8; the in-place reading needs it well-formed.
   const bytes = isUtf8(input) ? input : Buffer.from(input.toString('utf8'), 'utf8');
-  const out = new ResultBuffer(bytes.length + (bytes.length >>> 2));
+  const out = new ResultBuffer(options.output);
   const cursor = new ItemCursor();
   const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
   let items = 0;
@@ -84,5 +86,5 @@ export async function hashItemChunk(
   }
   const part = out.bytes();
   summary.partBytes = part.length;
-  return { part, summary };
+  return { part, storage: out.storage, summary };
 }

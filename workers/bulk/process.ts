@@ -16,6 +16,7 @@ import {
 } from '../../shared/bulk/model.js';
 import { ChunkCancelled, type ChunkContext, type ChunkProcessor } from '../../shared/bulk/chunks.js';
 import type { SecretBox } from '../../shared/webhooks/secrets.js';
+import { BufferPool } from './buffer-pool.js';
 import { hashItemChunk } from './item-chunk.js';
 import { resultText } from './items.js';
 import { hashUrls } from './urls.js';
@@ -38,29 +39,39 @@ const CANCEL_CHECK_EVERY = 2000;
 const CANCEL_POLL_MS = 1000;
 
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
+  // Shared by the chunks this processor runs (BULK_CONCURRENCY at once): two buffers each, kept for four.
+  const buffers = new BufferPool(4);
   return async (task, ctx) => {
-    let part: Buffer;
-    let summary: ChunkSummary;
-    if (task.source === 'items') {
-      const hashed = await hashItemChunk(await readAll(await ctx.blobs.get(chunkInputKey(task.bulkId, task.index))), {
-        stillRunning: ctx.stillRunning,
-        checkEvery: CANCEL_CHECK_EVERY,
-      });
-      if (hashed === undefined) throw new ChunkCancelled();
-      ({ part, summary } = hashed);
-    } else {
-      const lines = await readInput(task, ctx);
-      const results =
-        task.source === 'urls'
-          ? await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal))
-          : // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
-            await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
-      ({ part, summary } = render(results));
-    }
+    if (task.source === 'items') return itemsChunk(task, ctx, buffers);
+    const lines = await readInput(task, ctx);
+    const results =
+      task.source === 'urls'
+        ? await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal))
+        : // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
+          await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
+    const { part, summary } = render(results);
     if (!(await ctx.stillRunning())) throw new ChunkCancelled();
     await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
     return summary;
   };
+}
+
+/** A chunk of NDJSON items, read and written through the pool's buffers (./item-chunk.ts). */
+async function itemsChunk(task: ChunkTask, ctx: ChunkContext, buffers: BufferPool): Promise<ChunkSummary> {
+  const input = await readAll(await ctx.blobs.get(chunkInputKey(task.bulkId, task.index)), buffers);
+  let hashed: Awaited<ReturnType<typeof hashItemChunk>>;
+  try {
+    // The part is about as long as the input (a 64-byte item's line and its result line are ~90 bytes each).
+    const output = buffers.take(input.bytes.length + (input.bytes.length >>> 2));
+    hashed = await hashItemChunk(input.bytes, { stillRunning: ctx.stillRunning, checkEvery: CANCEL_CHECK_EVERY, output });
+  } finally {
+    if (input.pooled !== undefined) buffers.give(input.pooled);
+  }
+  if (hashed === undefined || !(await ctx.stillRunning())) throw new ChunkCancelled();
+  await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([hashed.part]), { maxBytes: Number.MAX_SAFE_INTEGER });
+  // Only a stored part's buffer is used again: after a failed put, a request retried by the SDK might still read it.
+  buffers.give(hashed.storage);
+  return hashed.summary;
 }
 
 /** URL and S3 chunks' results as their part (a few hundred lines: text is cheap enough). */
@@ -80,11 +91,20 @@ function render(results: readonly ResultLine[]): { part: Buffer; summary: ChunkS
   return { part, summary };
 }
 
-/** A chunk's input whole (about a megabyte at the default 10,000 items). */
-async function readAll(stream: Readable): Promise<Buffer> {
+/** A chunk's input whole (about a megabyte at the default 10,000 items), joined in a pooled buffer when it came in pieces. */
+async function readAll(stream: Readable, buffers: BufferPool): Promise<{ bytes: Buffer; pooled?: Buffer }> {
   const pieces: Buffer[] = [];
-  for await (const piece of stream) pieces.push(Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array));
-  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+  let length = 0;
+  for await (const piece of stream) {
+    const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array);
+    pieces.push(bytes);
+    length += bytes.length;
+  }
+  if (pieces.length === 1) return { bytes: pieces[0]! };
+  const pooled = buffers.take(length);
+  let at = 0;
+  for (const piece of pieces) at += piece.copy(pooled, at);
+  return { bytes: pooled.subarray(0, length), pooled };
 }
 
 /** Runs `work` with a signal that aborts once the job is no longer running (asked every CANCEL_POLL_MS). */

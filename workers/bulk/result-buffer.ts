@@ -15,8 +15,14 @@ export class ResultBuffer {
   private buffer: Buffer;
   private length = 0;
 
-  constructor(initialBytes: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(1024, initialBytes));
+  /** `storage`: where the part is written, replaced by a larger buffer if it does not fit. */
+  constructor(storage: Buffer) {
+    this.buffer = storage;
+  }
+
+  /** The buffer written into (`storage`, or the one that replaced it): for the caller's pool. */
+  get storage(): Buffer {
+    return this.buffer;
   }
 
   /** `{"id":"<id>","hash":"<hex>","bytes":<n>}\n`, the id given as its JSON string's bytes without quotes. */
@@ -51,7 +57,7 @@ export class ResultBuffer {
 
   private reserve(bytes: number): void {
     if (this.length + bytes <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes, 1024));
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
   }
