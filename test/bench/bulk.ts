@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bulk [-- --items N --rate R --seconds S]`: bulk jobs (docs/api.md "Bulk jobs") on
+ * `npm run bench:bulk [-- --items N --rate R --seconds S --chunk-items N --worker-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk jobs") on
  * a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js) and bulk
  * workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh PostgreSQL
  * schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON; checked against:
@@ -12,7 +12,9 @@
  *
  * A job's wall time runs from its 202 to the job read back completed, after a warm-up job; a
  * worker's CPU is read from /proc/<pid>/stat from before its POST to its completion.
- * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS; BENCH_WORKER_NODE_FLAGS node flags of the workers.
+ * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS, `--worker-nice N` the workers' WORKER_BULK_NICE,
+ * `--targets 1,3` runs only those measurements (an A/B of one figure); BENCH_WORKER_NODE_FLAGS node flags
+ * of the workers. The /v2/hash load of 3. runs 2 s unmeasured first, so "alone" is not a cold API node.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -279,6 +281,14 @@ async function main(): Promise<void> {
     if (options.targets.has(3)) {
       const load = () =>
         fixedRateLoad({ url: `${bench.url}/v2/hash`, body: JSON.stringify({ data: itemData(0) }), apiKey: bench.key, ...options });
+      // A first stretch unmeasured: the API node's /v2/hash path compiled, its connections open, as in the run beside the job.
+      await fixedRateLoad({
+        url: `${bench.url}/v2/hash`,
+        body: JSON.stringify({ data: itemData(0) }),
+        apiKey: bench.key,
+        rate: options.rate,
+        seconds: Math.min(2, options.seconds),
+      });
       const quiet = await load();
       let busy: Awaited<ReturnType<typeof load>> | undefined;
       const beside = await bench.run(1, async () => {
