@@ -7,8 +7,15 @@
 export class BufferPool {
   private readonly free: Buffer[] = [];
 
-  /** `keep`: buffers held between chunks at most (two per chunk running at once). */
-  constructor(private readonly keep: number) {}
+  /**
+   * `keep`: buffers held between chunks at most (two per chunk running at once); `maxBytes`: a
+   * larger one (a chunk of large items) is let go, so one such job does not pin its memory for
+   * the worker's life.
+   */
+  constructor(
+    private readonly keep: number,
+    private readonly maxBytes: number,
+  ) {}
 
   /** A buffer of at least `bytes` (its contents are old bytes: write before reading). */
   take(bytes: number): Buffer {
@@ -20,6 +27,7 @@ export class BufferPool {
 
   /** Hands `buffer` back once nothing reads it any more; beyond `keep`, the smallest is let go. */
   give(buffer: Buffer): void {
+    if (buffer.length > this.maxBytes) return;
     this.free.push(buffer);
     if (this.free.length > this.keep) {
       this.free.sort((a, b) => b.length - a.length);

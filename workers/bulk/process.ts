@@ -39,8 +39,9 @@ const CANCEL_CHECK_EVERY = 2000;
 const CANCEL_POLL_MS = 1000;
 
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
-  // Shared by the chunks this processor runs (BULK_CONCURRENCY at once): two buffers each, kept for four.
-  const buffers = new BufferPool(4);
+  // Shared by the chunks this processor runs (BULK_CONCURRENCY at once): two buffers each, kept for
+  // four, of up to 16 MiB (a default chunk of 10,000 items of up to ~1 KiB).
+  const buffers = new BufferPool(4, 16 * 1024 * 1024);
   return async (task, ctx) => {
     if (task.source === 'items') return itemsChunk(task, ctx, buffers);
     const lines = await readInput(task, ctx);
