@@ -119,6 +119,11 @@ const envSchema = z.object({
   BULK_CONCURRENCY: int(1).max(64).default(1),
   /** Workers serve the `bulk` queue too (set false for workers kept to interactive queues). */
   WORKER_BULK: bool.default(true),
+  /**
+   * The nice value (0-19) a worker serving the `bulk` queue lowers its process to at start, so an
+   * API node on the same host keeps the CPU when both want it (docs/decisions.md "Bulk jobs").
+   */
+  WORKER_BULK_NICE: int(0).max(19).default(0),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
   /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */

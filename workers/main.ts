@@ -26,6 +26,7 @@ import type { BulkStore } from '../shared/bulk/store.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 import { startBulkWorker } from './bulk/pool.js';
 import { createChunkProcessor } from './bulk/process.js';
+import { lowerPriority } from './bulk/priority.js';
 
 function parseQueues(value: string): QueueName[] {
   const names = value
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
   // Before any connection: a public metrics listener without a token is a configuration error.
   assertMetricsBinding(config.METRICS_HOST, config.METRICS_TOKEN);
   const logger = createLogger(config.LOG_LEVEL);
+  // Before any work: a bulk worker sharing a host with an API node yields the CPU to it (docs/decisions.md "Bulk jobs").
+  if (config.WORKER_BULK && config.WORKER_BULK_NICE > 0) lowerPriority(config.WORKER_BULK_NICE, logger);
   void checkRedisAtStart(redis, logger);
   const blobs = await openBlobStore(config, logger);
   const metrics = processMetrics();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:bulk [-- --items N --rate R --seconds S]`: bulk jobs (docs/api.md "Bulk jobs") on
+ * `npm run bench:bulk [-- --items N --rate R --seconds S --chunk-items N --worker-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk jobs") on
  * a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js) and bulk
  * workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh PostgreSQL
  * schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON; checked against:
@@ -12,7 +12,9 @@
  *
  * A job's wall time runs from its 202 to the job read back completed, after a warm-up job; a
  * worker's CPU is read from /proc/<pid>/stat from before its POST to its completion.
- * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS; BENCH_WORKER_NODE_FLAGS node flags of the workers.
+ * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS, `--worker-nice N` the workers' WORKER_BULK_NICE,
+ * `--targets 1,3` runs only those measurements (an A/B of one figure); BENCH_WORKER_NODE_FLAGS node flags
+ * of the workers. The /v2/hash load of 3. runs 2 s unmeasured first, so "alone" is not a cold API node.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -28,14 +30,31 @@ import { cpuMicros, ROOT, runPinned } from './procs.js';
 const TARGET = { perCpuRatio: 0.8, twoWorkersWall: 0.6, p99Rise: 0.25 };
 const DATA_BYTES = 64;
 
-function parse(argv: string[]): { items: number; rate: number; seconds: number; chunkItems: number | undefined } {
+interface Options {
+  items: number;
+  rate: number;
+  seconds: number;
+  chunkItems: number | undefined;
+  /** WORKER_BULK_NICE of the workers (`--worker-nice N`, 0-19). */
+  workerNice: number;
+  /** Which of the three measurements to run (`--targets 1,3`: an A/B of the first and third only). */
+  targets: Set<number>;
+}
+
+function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i]!;
     const value = argv[i + 1];
-    if (!name.startsWith('--') || value === undefined) throw new Error('usage: bulk.ts [--items N] [--rate R] [--seconds S]');
+    if (!name.startsWith('--') || value === undefined)
+      throw new Error('usage: bulk.ts [--items N] [--rate R] [--seconds S] [--chunk-items N] [--worker-nice N] [--targets 1,2,3]');
     flags.set(name.slice(2), value);
   }
+  const nice = (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error('--worker-nice must be an integer from 0 to 19');
+    return n;
+  };
   const int = (name: string, fallback: number): number => {
     const n = Number(flags.get(name) ?? fallback);
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
@@ -47,6 +66,13 @@ function parse(argv: string[]): { items: number; rate: number; seconds: number; 
     seconds: int('seconds', 6),
     // BULK_CHUNK_ITEMS of the API node, to try another (the service's default otherwise).
     chunkItems: flags.has('chunk-items') ? int('chunk-items', 1) : undefined,
+    workerNice: nice(flags.get('worker-nice') ?? '0'),
+    targets: new Set(
+      (flags.get('targets') ?? '1,2,3').split(',').map((t) => {
+        if (!['1', '2', '3'].includes(t)) throw new Error('--targets is a comma-separated subset of 1,2,3');
+        return Number(t);
+      }),
+    ),
   };
 }
 
@@ -83,6 +109,7 @@ class Bench {
     readonly items: number,
     readonly warmFile: string,
     readonly warmItems: number,
+    readonly workerNice: number,
   ) {}
 
   get url(): string {
@@ -111,7 +138,13 @@ class Bench {
     const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
     const entry = path.join(ROOT, 'dist', 'worker.js');
     while (this.workers.length < count)
-      this.workers.push(spawnNode('worker', [...flags, '--enable-source-maps', entry], { ...this.cluster.env, WORKER_BULK: 'true' }));
+      this.workers.push(
+        spawnNode('worker', [...flags, '--enable-source-maps', entry], {
+          ...this.cluster.env,
+          WORKER_BULK: 'true',
+          WORKER_BULK_NICE: String(this.workerNice),
+        }),
+      );
     await Promise.all(this.workers.map((w) => w.waitFor(/worker ready/)));
   }
 
@@ -165,6 +198,11 @@ class Bench {
 }
 
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+const loadNow = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
@@ -178,7 +216,7 @@ async function main(): Promise<void> {
   writeItems(warmFile, warmItems);
   console.log(
     `sha224d bulk benchmark: ${options.items} items of ${DATA_BYTES} B (${(fs.statSync(itemsFile).size / 1e6).toFixed(1)} MB NDJSON), ` +
-      `chunks of ${options.chunkItems ?? 'the default'} items, ${os.cpus().length} cores, load average ${os
+      `chunks of ${options.chunkItems ?? 'the default'} items, workers at nice ${options.workerNice}, ${os.cpus().length} cores, load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')} at the start\n`,
@@ -192,57 +230,80 @@ async function main(): Promise<void> {
       ...(options.chunkItems ? { BULK_CHUNK_ITEMS: String(options.chunkItems) } : {}),
     },
   });
-  const bench = new Bench(cluster, await cluster.newKey({ plan: 'enterprise' }), itemsFile, options.items, warmFile, warmItems);
+  const bench = new Bench(
+    cluster,
+    await cluster.newKey({ plan: 'enterprise' }),
+    itemsFile,
+    options.items,
+    warmFile,
+    warmItems,
+    options.workerNice,
+  );
   let allMet = true;
   try {
-    // 1. The bare reference, then one worker on the same items.
-    const ref = JSON.parse(
-      await runPinned('load', process.execPath, [
-        path.join(ROOT, 'test', 'bench', 'bulk-reference.mjs'),
-        itemsFile,
-        path.join(workDir, 'ref.out'),
-      ]),
-    ) as { items: number; seconds: number; cpu_micros: number };
-    const refPerCpu = ref.items / (ref.cpu_micros / 1e6);
-    const one = await bench.run(1);
-    await bench.check(one.id);
-    const onePerCpu = options.items / sum(one.cpuSecondsByWorker);
-    const ratio = onePerCpu / refPerCpu;
-    allMet &&= ratio >= TARGET.perCpuRatio;
-    console.log(
-      `1. items per worker CPU-second: 1 worker ${onePerCpu.toFixed(0)} (${sum(one.cpuSecondsByWorker).toFixed(2)} CPU-s), ` +
-        `bare Node ${refPerCpu.toFixed(0)} (${(ref.cpu_micros / 1e6).toFixed(2)} CPU-s, ${ref.seconds.toFixed(2)} s): ` +
-        `${ratio.toFixed(3)}× (target ≥ ${TARGET.perCpuRatio}×) ${verdict(ratio >= TARGET.perCpuRatio)}`,
-    );
+    // 1. The bare reference, then one worker on the same items (the one-worker run is 2.'s baseline too).
+    let one: JobRun | undefined;
+    if (options.targets.has(1) || options.targets.has(2)) {
+      const ref = JSON.parse(
+        await runPinned('load', process.execPath, [
+          path.join(ROOT, 'test', 'bench', 'bulk-reference.mjs'),
+          itemsFile,
+          path.join(workDir, 'ref.out'),
+        ]),
+      ) as { items: number; seconds: number; cpu_micros: number };
+      const refPerCpu = ref.items / (ref.cpu_micros / 1e6);
+      one = await bench.run(1);
+      await bench.check(one.id);
+      const onePerCpu = options.items / sum(one.cpuSecondsByWorker);
+      const ratio = onePerCpu / refPerCpu;
+      allMet &&= ratio >= TARGET.perCpuRatio;
+      console.log(
+        `1. items per worker CPU-second: 1 worker ${onePerCpu.toFixed(0)} (${sum(one.cpuSecondsByWorker).toFixed(2)} CPU-s), ` +
+          `bare Node ${refPerCpu.toFixed(0)} (${(ref.cpu_micros / 1e6).toFixed(2)} CPU-s, ${ref.seconds.toFixed(2)} s): ` +
+          `${ratio.toFixed(3)}× (target ≥ ${TARGET.perCpuRatio}×) ${verdict(ratio >= TARGET.perCpuRatio)}; load average ${loadNow()}`,
+      );
+    }
 
     // 2. Two workers on the same job.
-    const two = await bench.run(2);
-    const wallRatio = two.wallSeconds / one.wallSeconds;
-    allMet &&= wallRatio <= TARGET.twoWorkersWall;
-    console.log(
-      `2. wall time: 1 worker ${one.wallSeconds.toFixed(2)} s, 2 workers ${two.wallSeconds.toFixed(2)} s: ${wallRatio.toFixed(3)}× ` +
-        `(target ≤ ${TARGET.twoWorkersWall}×) ${verdict(wallRatio <= TARGET.twoWorkersWall)}; worker CPU-s 1 worker ` +
-        `${sum(one.cpuSecondsByWorker).toFixed(2)}, 2 workers ${two.cpuSecondsByWorker.map((s) => s.toFixed(2)).join(' + ')}; ` +
-        `load average ${os.loadavg()[0]!.toFixed(2)} (${os.cpus().length} cores shared with other work)`,
-    );
+    if (one !== undefined && options.targets.has(2)) {
+      const two = await bench.run(2);
+      const wallRatio = two.wallSeconds / one.wallSeconds;
+      allMet &&= wallRatio <= TARGET.twoWorkersWall;
+      console.log(
+        `2. wall time: 1 worker ${one.wallSeconds.toFixed(2)} s, 2 workers ${two.wallSeconds.toFixed(2)} s: ${wallRatio.toFixed(3)}× ` +
+          `(target ≤ ${TARGET.twoWorkersWall}×) ${verdict(wallRatio <= TARGET.twoWorkersWall)}; worker CPU-s 1 worker ` +
+          `${sum(one.cpuSecondsByWorker).toFixed(2)}, 2 workers ${two.cpuSecondsByWorker.map((s) => s.toFixed(2)).join(' + ')}; ` +
+          `load average ${loadNow()} (${os.cpus().length} cores shared with other work)`,
+      );
+    }
 
     // 3. /v2/hash p99 at a fixed rate, without and with a bulk job (1 worker) beside it.
-    const load = () =>
-      fixedRateLoad({ url: `${bench.url}/v2/hash`, body: JSON.stringify({ data: itemData(0) }), apiKey: bench.key, ...options });
-    const quiet = await load();
-    let busy: Awaited<ReturnType<typeof load>> | undefined;
-    const beside = await bench.run(1, async () => {
-      busy = await load();
-    });
-    const rise = busy!.p99Ms / quiet.p99Ms - 1;
-    const overlap = Math.min(1, beside.wallSeconds / options.seconds);
-    allMet &&= rise <= TARGET.p99Rise;
-    console.log(
-      `3. /v2/hash at ${options.rate} req/s for ${options.seconds} s: p99 ${quiet.p99Ms.toFixed(2)} ms alone, ${busy!.p99Ms.toFixed(2)} ms ` +
-        `beside a bulk job (p50 ${quiet.p50Ms.toFixed(2)} → ${busy!.p50Ms.toFixed(2)} ms; ${quiet.errors + busy!.errors} errors; ` +
-        `the job ran ${(overlap * 100).toFixed(0)} % of the load): ${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(1)} % (target ≤ +${TARGET.p99Rise * 100} %) ` +
-        `${verdict(rise <= TARGET.p99Rise)}`,
-    );
+    if (options.targets.has(3)) {
+      const load = () =>
+        fixedRateLoad({ url: `${bench.url}/v2/hash`, body: JSON.stringify({ data: itemData(0) }), apiKey: bench.key, ...options });
+      // A first stretch unmeasured: the API node's /v2/hash path compiled, its connections open, as in the run beside the job.
+      await fixedRateLoad({
+        url: `${bench.url}/v2/hash`,
+        body: JSON.stringify({ data: itemData(0) }),
+        apiKey: bench.key,
+        rate: options.rate,
+        seconds: Math.min(2, options.seconds),
+      });
+      const quiet = await load();
+      let busy: Awaited<ReturnType<typeof load>> | undefined;
+      const beside = await bench.run(1, async () => {
+        busy = await load();
+      });
+      const rise = busy!.p99Ms / quiet.p99Ms - 1;
+      const overlap = Math.min(1, beside.wallSeconds / options.seconds);
+      allMet &&= rise <= TARGET.p99Rise;
+      console.log(
+        `3. /v2/hash at ${options.rate} req/s for ${options.seconds} s: p99 ${quiet.p99Ms.toFixed(2)} ms alone, ${busy!.p99Ms.toFixed(2)} ms ` +
+          `beside a bulk job (p50 ${quiet.p50Ms.toFixed(2)} → ${busy!.p50Ms.toFixed(2)} ms; ${quiet.errors + busy!.errors} errors; ` +
+          `the job ran ${(overlap * 100).toFixed(0)} % of the load): ${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(1)} % (target ≤ +${TARGET.p99Rise * 100} %) ` +
+          `${verdict(rise <= TARGET.p99Rise)}; load average ${loadNow()}`,
+      );
+    }
     console.log(
       `\nload average at the end ${os
         .loadavg()

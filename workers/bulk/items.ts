@@ -13,3 +13,13 @@ export function hashItem(line: ChunkInputLine): ResultLine {
   const bytes = Buffer.from(data, encoding);
   return { id: line.id, hash: sha224Hex(bytes), bytes: bytes.length };
 }
+
+/**
+ * A result line as NDJSON, the same text as JSON.stringify's: a hash line is written from a
+ * template (only the id needs escaping; the hash is hex, the size a number): a quarter of
+ * JSON.stringify's time for it (docs/decisions.md "Bulk jobs").
+ */
+export function resultText(line: ResultLine): string {
+  if ('error' in line) return `${JSON.stringify(line)}\n`;
+  return `{"id":${JSON.stringify(line.id)},"hash":"${line.hash}","bytes":${line.bytes}}\n`;
+}

@@ -16,7 +16,9 @@ import {
 } from '../../shared/bulk/model.js';
 import { ChunkCancelled, type ChunkContext, type ChunkProcessor } from '../../shared/bulk/chunks.js';
 import type { SecretBox } from '../../shared/webhooks/secrets.js';
-import { hashItem } from './items.js';
+import { BufferPool } from './buffer-pool.js';
+import { hashItemChunk } from './item-chunk.js';
+import { resultText } from './items.js';
 import { hashUrls } from './urls.js';
 
 export interface ChunkProcessorOptions {
@@ -37,47 +39,73 @@ const CANCEL_CHECK_EVERY = 2000;
 const CANCEL_POLL_MS = 1000;
 
 export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProcessor {
+  // Shared by the chunks this processor runs (BULK_CONCURRENCY at once): two buffers each, kept for
+  // four, of up to 16 MiB (a default chunk of 10,000 items of up to ~1 KiB).
+  const buffers = new BufferPool(4, 16 * 1024 * 1024);
   return async (task, ctx) => {
+    if (task.source === 'items') return itemsChunk(task, ctx, buffers);
     const lines = await readInput(task, ctx);
-    let results: ResultLine[];
-    switch (task.source) {
-      case 'items':
-        results = await hashItems(lines, ctx);
-        break;
-      case 'urls':
-        results = await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal));
-        break;
-      case 's3':
-        // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
-        results = await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
-        break;
-    }
+    const results =
+      task.source === 'urls'
+        ? await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal))
+        : // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
+          await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
+    const { part, summary } = render(results);
     if (!(await ctx.stillRunning())) throw new ChunkCancelled();
-    const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
-    let text = '';
-    for (const line of results) {
-      if ('error' in line) summary.failed++;
-      else {
-        summary.done++;
-        summary.bytes += line.bytes;
-      }
-      text += resultText(line);
-    }
-    const part = Buffer.from(text, 'utf8');
     await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
-    summary.partBytes = part.length;
     return summary;
   };
 }
 
-/**
- * A result line as NDJSON, the same text as JSON.stringify's: a hash line is written from a
- * template (only the id needs escaping; the hash is hex, the size a number): a quarter of
- * JSON.stringify's time for it (docs/decisions.md "Bulk jobs").
- */
-function resultText(line: ResultLine): string {
-  if ('error' in line) return `${JSON.stringify(line)}\n`;
-  return `{"id":${JSON.stringify(line.id)},"hash":"${line.hash}","bytes":${line.bytes}}\n`;
+/** A chunk of NDJSON items, read and written through the pool's buffers (./item-chunk.ts). */
+async function itemsChunk(task: ChunkTask, ctx: ChunkContext, buffers: BufferPool): Promise<ChunkSummary> {
+  const input = await readAll(await ctx.blobs.get(chunkInputKey(task.bulkId, task.index)), buffers);
+  let hashed: Awaited<ReturnType<typeof hashItemChunk>>;
+  try {
+    // The part is about as long as the input (a 64-byte item's line and its result line are ~90 bytes each).
+    const output = buffers.take(input.bytes.length + (input.bytes.length >>> 2));
+    hashed = await hashItemChunk(input.bytes, { stillRunning: ctx.stillRunning, checkEvery: CANCEL_CHECK_EVERY, output });
+  } finally {
+    if (input.pooled !== undefined) buffers.give(input.pooled);
+  }
+  if (hashed === undefined || !(await ctx.stillRunning())) throw new ChunkCancelled();
+  await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([hashed.part]), { maxBytes: Number.MAX_SAFE_INTEGER });
+  // Only a stored part's buffer is used again: after a failed put, a request retried by the SDK might still read it.
+  buffers.give(hashed.storage);
+  return hashed.summary;
+}
+
+/** URL and S3 chunks' results as their part (a few hundred lines: text is cheap enough). */
+function render(results: readonly ResultLine[]): { part: Buffer; summary: ChunkSummary } {
+  const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
+  let text = '';
+  for (const line of results) {
+    if ('error' in line) summary.failed++;
+    else {
+      summary.done++;
+      summary.bytes += line.bytes;
+    }
+    text += resultText(line);
+  }
+  const part = Buffer.from(text, 'utf8');
+  summary.partBytes = part.length;
+  return { part, summary };
+}
+
+/** A chunk's input whole (about a megabyte at the default 10,000 items), joined in a pooled buffer when it came in pieces. */
+async function readAll(stream: Readable, buffers: BufferPool): Promise<{ bytes: Buffer; pooled?: Buffer }> {
+  const pieces: Buffer[] = [];
+  let length = 0;
+  for await (const piece of stream) {
+    const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array);
+    pieces.push(bytes);
+    length += bytes.length;
+  }
+  if (pieces.length === 1) return { bytes: pieces[0]! };
+  const pooled = buffers.take(length);
+  let at = 0;
+  for (const piece of pieces) at += piece.copy(pooled, at);
+  return { bytes: pooled.subarray(0, length), pooled };
 }
 
 /** Runs `work` with a signal that aborts once the job is no longer running (asked every CANCEL_POLL_MS). */
@@ -110,13 +138,4 @@ async function readInput(task: ChunkTask, ctx: ChunkContext): Promise<ChunkInput
     if (line.length > 0) lines.push(JSON.parse(line) as ChunkInputLine);
   }
   return lines;
-}
-
-async function hashItems(lines: readonly ChunkInputLine[], ctx: ChunkContext): Promise<ResultLine[]> {
-  const results: ResultLine[] = new Array<ResultLine>(lines.length);
-  for (let index = 0; index < lines.length; index++) {
-    if (index > 0 && index % CANCEL_CHECK_EVERY === 0 && !(await ctx.stillRunning())) throw new ChunkCancelled();
-    results[index] = hashItem(lines[index]!);
-  }
-  return results;
 }
