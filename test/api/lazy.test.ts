@@ -3,7 +3,7 @@
  * fails is logged and answered with the catalog's SERVICE_UNAVAILABLE in the v2 envelope, and the
  * next request tries again.
  */
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, type Listening } from '../helpers/listen.js';
 import { PassThrough } from 'node:stream';
 import express, { type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,16 +30,13 @@ describe('lazyHandler', () => {
     }),
   );
   app.use(errorHandler({ logger }));
-  let server: ReturnType<typeof app.listen>;
+  let served: Listening;
   let base: string;
   beforeAll(async () => {
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await listenOnLoopback(app);
+    base = served.url;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => served.close());
 
   it('a failed load answers 503 SERVICE_UNAVAILABLE in the v2 envelope and is logged', async () => {
     const res = await fetch(`${base}/part/x`);

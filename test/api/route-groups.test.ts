@@ -4,7 +4,7 @@
  * request is answered as by routes mounted at start (the route, a 405 with Allow, the 404 after
  * it, Express's case-insensitive and trailing-slash matching), and a request elsewhere never loads it.
  */
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, type Listening } from '../helpers/listen.js';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../../api/http/error-handler.js';
@@ -47,16 +47,13 @@ describe('a route group loaded on first use', () => {
   const app = express();
   app.use('/v2', router);
   app.use(errorHandler({ logger: createLogger('silent') }));
-  let server: ReturnType<typeof app.listen>;
+  let served: Listening;
   let base: string;
   beforeAll(async () => {
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await listenOnLoopback(app);
+    base = served.url;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => served.close());
 
   it('a request outside its prefixes does not load it', async () => {
     expect((await fetch(`${base}/v2/hash`, { method: 'POST' })).status).toBe(200);

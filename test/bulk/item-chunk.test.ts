@@ -7,28 +7,18 @@ import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ChunkInputLine, ChunkSummary } from '../../shared/bulk/model.js';
+import type { ChunkInputLine, ChunkSummary, ResultLine } from '../../shared/bulk/model.js';
 import { hashItemChunk } from '../../workers/bulk/item-chunk.js';
-import { hashItem, resultText } from '../../workers/bulk/items.js';
+import { hashItem, renderResults } from '../../workers/bulk/items.js';
 import { itemAt } from './items.js';
 
-/** What a chunk made of its input before: readline, JSON.parse per line, hashItem, resultText. */
+/** What a chunk made of its input before: readline, JSON.parse per line, hashItem, the rendering URL and S3 chunks still use. */
 async function byLines(input: Buffer): Promise<{ part: Buffer; summary: ChunkSummary }> {
-  const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
-  let text = '';
+  const results: ResultLine[] = [];
   for await (const line of createInterface({ input: Readable.from([input]), crlfDelay: Infinity })) {
-    if (line.length === 0) continue;
-    const result = hashItem(JSON.parse(line) as ChunkInputLine);
-    if ('error' in result) summary.failed++;
-    else {
-      summary.done++;
-      summary.bytes += result.bytes;
-    }
-    text += resultText(result);
+    if (line.length > 0) results.push(hashItem(JSON.parse(line) as ChunkInputLine));
   }
-  const part = Buffer.from(text, 'utf8');
-  summary.partBytes = part.length;
-  return { part, summary };
+  return renderResults(results);
 }
 
 const running = { stillRunning: () => Promise.resolve(true), checkEvery: 2000, output: Buffer.alloc(64) };

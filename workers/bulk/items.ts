@@ -1,5 +1,5 @@
 /** One item of an NDJSON bulk job: the same decoding and digest as a /v2/batch item (shared/jobs/compute.ts). */
-import type { ChunkInputLine, ResultLine } from '../../shared/bulk/model.js';
+import type { ChunkInputLine, ChunkSummary, ResultLine } from '../../shared/bulk/model.js';
 import { encodingProblem } from '../../shared/hashing/encoding.js';
 import { sha224Hex } from '../../shared/hashing/sha224.js';
 
@@ -22,4 +22,21 @@ export function hashItem(line: ChunkInputLine): ResultLine {
 export function resultText(line: ResultLine): string {
   if ('error' in line) return `${JSON.stringify(line)}\n`;
   return `{"id":${JSON.stringify(line.id)},"hash":"${line.hash}","bytes":${line.bytes}}\n`;
+}
+
+/** Results as a chunk's part and its summary: URL and S3 chunks (a few hundred lines: text is cheap enough). */
+export function renderResults(results: readonly ResultLine[]): { part: Buffer; summary: ChunkSummary } {
+  const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
+  let text = '';
+  for (const line of results) {
+    if ('error' in line) summary.failed++;
+    else {
+      summary.done++;
+      summary.bytes += line.bytes;
+    }
+    text += resultText(line);
+  }
+  const part = Buffer.from(text, 'utf8');
+  summary.partBytes = part.length;
+  return { part, summary };
 }

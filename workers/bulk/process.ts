@@ -6,19 +6,12 @@
  */
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import {
-  chunkInputKey,
-  chunkOutputKey,
-  type ChunkInputLine,
-  type ChunkSummary,
-  type ChunkTask,
-  type ResultLine,
-} from '../../shared/bulk/model.js';
+import { chunkInputKey, chunkOutputKey, type ChunkInputLine, type ChunkSummary, type ChunkTask } from '../../shared/bulk/model.js';
 import { ChunkCancelled, type ChunkContext, type ChunkProcessor } from '../../shared/bulk/chunks.js';
 import type { SecretBox } from '../../shared/webhooks/secrets.js';
 import { BufferPool } from './buffer-pool.js';
 import { hashItemChunk } from './item-chunk.js';
-import { resultText } from './items.js';
+import { renderResults } from './items.js';
 import { hashUrls } from './urls.js';
 
 export interface ChunkProcessorOptions {
@@ -50,7 +43,7 @@ export function createChunkProcessor(options: ChunkProcessorOptions): ChunkProce
         ? await whileRunning(ctx, (signal) => hashUrls(lines, task, options.allowLoopback, signal))
         : // The AWS SDK loads with the first S3 chunk, not at start (test/deploy/bundle-imports.test.ts).
           await whileRunning(ctx, async (signal) => (await import('./s3.js')).hashS3Objects(lines, task, options, signal));
-    const { part, summary } = render(results);
+    const { part, summary } = renderResults(results);
     if (!(await ctx.stillRunning())) throw new ChunkCancelled();
     await ctx.blobs.put(chunkOutputKey(task.bulkId, task.index), Readable.from([part]), { maxBytes: Number.MAX_SAFE_INTEGER });
     return summary;
@@ -73,23 +66,6 @@ async function itemsChunk(task: ChunkTask, ctx: ChunkContext, buffers: BufferPoo
   // Only a stored part's buffer is used again: after a failed put, a request retried by the SDK might still read it.
   buffers.give(hashed.storage);
   return hashed.summary;
-}
-
-/** URL and S3 chunks' results as their part (a few hundred lines: text is cheap enough). */
-function render(results: readonly ResultLine[]): { part: Buffer; summary: ChunkSummary } {
-  const summary: ChunkSummary = { done: 0, failed: 0, bytes: 0, partBytes: 0 };
-  let text = '';
-  for (const line of results) {
-    if ('error' in line) summary.failed++;
-    else {
-      summary.done++;
-      summary.bytes += line.bytes;
-    }
-    text += resultText(line);
-  }
-  const part = Buffer.from(text, 'utf8');
-  summary.partBytes = part.length;
-  return { part, summary };
 }
 
 /** A chunk's input whole (about a megabyte at the default 10,000 items), joined in a pooled buffer when it came in pieces. */
