@@ -86,13 +86,13 @@ describe('what the kernel says', () => {
 describe('the loop-delay preload', () => {
   it('writes the delay since the previous signal, a stall included', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'loop-delay-')), 'delay.jsonl');
-    // Says it runs (the preload is in place by then: SIGUSR2 would end it otherwise), blocks its
-    // event loop for 60 ms once, 300 ms later, then idles.
+    // Says it runs (the preload is in place by then: SIGUSR2 would end it otherwise), and blocks its
+    // event loop for 60 ms when told on stdin: after the first reading, however slow the machine.
     const script =
-      "console.log('ready'); setTimeout(() => { const t = Date.now(); while (Date.now() - t < 60); }, 300); setInterval(() => {}, 1000);";
+      "console.log('ready'); process.stdin.on('data', () => { const t = Date.now(); while (Date.now() - t < 60); }); setInterval(() => {}, 1000);";
     const child = spawn(process.execPath, [`--import=${pathToFileURL(LOOP_DELAY_PRELOAD).href}`, '-e', script], {
       env: { ...process.env, BENCH_LOOP_DELAY_FILE: file },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['pipe', 'pipe', 'ignore'],
     });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -101,6 +101,7 @@ describe('the loop-delay preload', () => {
       const pid = child.pid!;
       const first = await loopDelaySince(pid, file);
       expect(first?.samples).toBeGreaterThanOrEqual(0);
+      child.stdin.write('stall\n');
       const stalled = await waitFor(async () => {
         const d = await loopDelaySince(pid, file);
         return d !== null && d.maxMs >= 50 ? d : undefined;
