@@ -18,6 +18,7 @@ import { loadBullMq } from '../shared/queue/bullmq-load.js';
 import { openDistributedWebhookService } from '../shared/webhooks/distributed-api.js';
 import { openDistributedBulk } from '../shared/bulk/open.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
+import { startFailureText } from '../shared/start-failure.js';
 
 const BULLMQ_WARM_DELAY_MS = 1000;
 
@@ -89,6 +90,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`sha224d api failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(startFailureText('sha224d api', err));
   process.exit(1);
 });

@@ -23,6 +23,7 @@ import { openEmbeddedBulk } from '../shared/bulk/open.js';
 import { sweepBulkBlobs } from '../shared/bulk/sweep.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 import { createChunkProcessor } from '../workers/bulk/process.js';
+import { startFailureText } from '../shared/start-failure.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -117,6 +118,6 @@ async function main(): Promise<void> {
 const PROOF_OPEN_DELAY_MS = 1000;
 
 main().catch((err: unknown) => {
-  process.stderr.write(`sha224d failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(startFailureText('sha224d', err));
   process.exit(1);
 });

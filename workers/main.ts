@@ -27,6 +27,7 @@ import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 import { startBulkWorker } from './bulk/pool.js';
 import { createChunkProcessor } from './bulk/process.js';
 import { lowerPriority } from './bulk/priority.js';
+import { startFailureText } from '../shared/start-failure.js';
 
 function parseQueues(value: string): QueueName[] {
   const names = value
@@ -169,6 +170,6 @@ async function startBulk(
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`sha224d worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(startFailureText('sha224d worker', err));
   process.exit(1);
 });

@@ -86,8 +86,9 @@ describe('two workers on one host with the default metrics settings', () => {
   it('a METRICS_PORT set explicitly to a port in use is a start error naming the setting', async () => {
     const clash = startWorker({ METRICS_PORT: String(secondPort) });
     expect(await clash.exited).toBe(1);
+    // The listen error follows as its cause (shared/start-failure.ts).
     expect(clash.output()).toContain(
-      `sha224d worker failed to start: METRICS_PORT=${secondPort} is already in use on 127.0.0.1: give each worker on this host its own METRICS_PORT, or leave it unset to take the first free port from 9091\n`,
+      `sha224d worker failed to start: METRICS_PORT=${secondPort} is already in use on 127.0.0.1: give each worker on this host its own METRICS_PORT, or leave it unset to take the first free port from 9091: listen EADDRINUSE`,
     );
     expect(clash.output()).not.toContain('sha224d worker ready');
   });
