@@ -8,7 +8,7 @@
  */
 import type { LogStore, StoredCheckpoint } from '../store/log-store.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
-import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
+import { accountTag, decodeLeaf, type LeafRecord, type LeafSource, leafText } from './leaf.js';
 import type { LogKey } from './log-key.js';
 import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree, type NodeReader } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
@@ -140,7 +140,8 @@ export class TransparencyLog {
       account: this.accountTag(entry.accountId),
       timeMs: this.now(),
     };
-    this.#sequencer.enqueue(new WaitingLeaf(encodeLeaf(leaf), leaf, idempotencyKey, waiter, this.#placed));
+    const text = leafText(leaf);
+    this.#sequencer.enqueue(new WaitingLeaf(text, Buffer.from(text, 'utf8'), leaf, idempotencyKey, waiter, this.#placed));
   }
 
   /** Where a WaitingLeaf went: its receipt, from the tree when its batch's checkpoint covers it, else read back. */
@@ -313,6 +314,7 @@ class WaitingLeaf implements QueuedLeaf {
   readonly leafHash: Buffer;
 
   constructor(
+    readonly text: string,
     readonly leaf: Buffer,
     readonly record: LeafRecord,
     readonly key: string | undefined,
