@@ -158,8 +158,10 @@ export class TransparencyLog {
   };
 
   /** Appends a leaf through the shared sequencer; resolves its index once committed. */
-  async append(leaf: Buffer): Promise<number> {
-    return (await this.#sequencer.place({ leaf, leafHash: hashLeaf(leaf) })).index;
+  append(leaf: Buffer): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#sequencer.enqueue({ leaf, leafHash: hashLeaf(leaf), placed: (index) => resolve(index), failed: reject });
+    });
   }
 
   /** Brings the in-memory tree up to every committed leaf (one catch-up at a time). */

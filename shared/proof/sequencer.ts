@@ -66,13 +66,6 @@ export class Sequencer {
     setImmediate(() => outsideRequest(() => void this.#flush()));
   }
 
-  /** Appends `leaf` like `enqueue`; resolves its index and checkpoint once committed. */
-  place(leaf: NewLeaf): Promise<{ index: number; checkpoint: StoredCheckpoint | undefined }> {
-    return new Promise((resolve, reject) => {
-      this.enqueue({ ...leaf, placed: (index, checkpoint) => resolve({ index, checkpoint }), failed: reject });
-    });
-  }
-
   async #flush(): Promise<void> {
     try {
       while (this.#pending.length > 0) {
