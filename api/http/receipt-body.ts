@@ -1,6 +1,6 @@
 /** A transparency log receipt as JSON (docs/proving.md), the same on every route that answers one (v1 and v2). */
-import type { Response } from 'express';
-import type { LoggedReceipt, Receipt } from '../../shared/proof/log.js';
+import type { NextFunction, Response } from 'express';
+import type { LoggedReceipt, Receipt, ReceiptWaiter } from '../../shared/proof/log.js';
 import { TLOG_PROOF_NEWLINE, tlogProofLead } from '../../shared/proof/tlog-proof.js';
 import type { Body } from '../schemas/common.js';
 import { sendJsonText } from './send-json.js';
@@ -21,7 +21,7 @@ function leadingFields(receipt: Receipt) {
       length: receipt.leaf.length,
       source: receipt.leaf.source,
       account: receipt.leaf.account,
-      time: new Date(receipt.leaf.timeMs).toISOString(),
+      time: leafTime(receipt.leaf.timeMs),
     },
     leaf_base64: receipt.leafBase64,
     tree_size: receipt.treeSize,
@@ -46,25 +46,37 @@ function checkpointParts(note: string, key: string): { noteJson: Buffer; tail: B
   return last;
 }
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
+let leafTimeMs = Number.NaN;
+let leafTimeIso = '';
+
+/**
+ * The leaf's time in ISO form, formatted once per millisecond: a batch's leaves mostly share one
+ * (kept apart from shared/time.ts isoMillisAt, which the answer's own timestamp, a later one, uses).
+ */
+function leafTime(ms: number): string {
+  if (ms !== leafTimeMs) {
+    leafTimeIso = new Date(ms).toISOString();
+    leafTimeMs = ms;
+  }
+  return leafTimeIso;
+}
+
 /** The tlog-proof's line break inside a JSON string: its only character JSON escapes. */
 const NEWLINE_JSON = JSON.stringify(TLOG_PROOF_NEWLINE).slice(1, -1);
-const NEWLINE_JSON_BYTES = Buffer.from(NEWLINE_JSON, 'latin1');
 
 /**
  * The UTF-8 bytes of `JSON.stringify({ ...head, receipt: receiptBody(logged) })`, byte for byte,
  * written into one buffer sized first: the checkpoint's JSON (in `checkpoint` and at the end of
- * `tlog_proof`) is escaped and encoded once per checkpoint rather than per answer, and the proof
- * hashes, which the answer writes twice (the `inclusion_proof` array and the tlog-proof lines), are
- * copied in as they are, with no intermediate strings (docs/decisions.md "Proof of existence").
- * `head` holds the answer's other fields, none named `receipt`.
+ * `tlog_proof`) is escaped and encoded once per checkpoint rather than per answer, and the rest is
+ * two strings, each written with one call: the fields before the checkpoint, and the tlog-proof's
+ * lines before it (docs/decisions.md "Proof of existence"). `head` holds the answer's other fields,
+ * none named `receipt`.
  *
  * Every string written without escaping needs none: the index in digits; the leaf's digest in hex,
  * its source one of LEAF_SOURCES and its account tag base64url, as shared/proof/leaf.ts encodes and
  * checks them; an ISO time; base64; the tlog-proof header. The tlog-proof text, laid out by
  * shared/proof/tlog-proof.ts (its lead lines with the leaf as `extra`, one line per hash, a blank
- * line, the note), has line breaks as its only characters JSON escapes.
+ * line, the note), has line breaks as its only characters JSON escapes, so its part is ASCII.
  */
 export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   const { receipt, logKey } = logged;
@@ -75,41 +87,22 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
   const hashes = receipt.inclusionProofBase64;
   const start =
     `${open}"receipt":{"id":"${receipt.id}","index":${receipt.index},"leaf":{"digest":"${leaf.digest}","length":${leaf.length},` +
-    `"source":"${leaf.source}","account":"${leaf.account}","time":"${new Date(leaf.timeMs).toISOString()}"},` +
+    `"source":"${leaf.source}","account":"${leaf.account}","time":"${leafTime(leaf.timeMs)}"},` +
     `"leaf_base64":"${receipt.leafBase64}","tree_size":${receipt.treeSize},"root_hash":"${receipt.rootHashBase64}",` +
-    `"inclusion_proof":[`;
-  const middle = '],"checkpoint":';
-  const proofStart = `,"tlog_proof":"${tlogProofLead(receipt.index, receipt.leafBase64, NEWLINE_JSON)}`;
-  const blankLine = NEWLINE_JSON + NEWLINE_JSON;
-  let hashBytes = 0;
-  for (const hash of hashes) hashBytes += hash.length;
+    `"inclusion_proof":[${hashes.length > 0 ? `"${hashes.join('","')}"` : ''}],"checkpoint":`;
+  const proofLines =
+    `,"tlog_proof":"${tlogProofLead(receipt.index, receipt.leafBase64, NEWLINE_JSON)}` +
+    `${hashes.length > 0 ? `${NEWLINE_JSON}${hashes.join(NEWLINE_JSON)}` : ''}${NEWLINE_JSON}${NEWLINE_JSON}`;
+  // `head` may hold any text; the rest of `start`, and `proofLines`, are ASCII.
   const startBytes = Buffer.byteLength(start);
-  const size =
-    startBytes +
-    (hashBytes + 3 * hashes.length - (hashes.length > 0 ? 1 : 0)) + // "h1","h2"
-    middle.length +
-    noteJson.length +
-    proofStart.length +
-    (hashBytes + NEWLINE_JSON_BYTES.length * hashes.length) + // \nh1\nh2
-    blankLine.length +
-    tail.length;
+  const size = startBytes + noteJson.length + proofLines.length + tail.length;
   const out = Buffer.allocUnsafe(size);
   let at = out.write(start, 0, startBytes, 'utf8');
-  hashes.forEach((hash, i) => {
-    if (i > 0) out[at++] = COMMA;
-    out[at++] = QUOTE;
-    at += out.write(hash, at, 'latin1');
-    out[at++] = QUOTE;
-  });
-  at += out.write(middle, at, 'latin1');
-  at += noteJson.copy(out, at);
-  at += out.write(proofStart, at, 'latin1');
-  for (const hash of hashes) {
-    at += NEWLINE_JSON_BYTES.copy(out, at);
-    at += out.write(hash, at, 'latin1');
-  }
-  at += out.write(blankLine, at, 'latin1');
-  at += tail.copy(out, at);
+  out.set(noteJson, at);
+  at += noteJson.length;
+  at += out.write(proofLines, at, 'latin1');
+  out.set(tail, at);
+  at += tail.length;
   // Every byte written: a wrong size would send garbage from the pool.
   if (at !== size) throw new Error(`receipt JSON: wrote ${at} of ${size} bytes`);
   return out;
@@ -118,4 +111,28 @@ export function jsonWithReceipt(head: object, logged: LoggedReceipt): Buffer {
 /** A 200 answer of `head` and the receipt, as api/http/send-json.ts answers any JSON. */
 export function sendWithReceipt(res: Response, head: object, logged: LoggedReceipt): void {
   sendJsonText(res, jsonWithReceipt(head, logged));
+}
+
+/**
+ * A 200 answer of `head()` and the receipt once it is logged (TransparencyLog.logTo), or its error
+ * to `next`: a request waiting for its batch holds this object and its leaf, no promise.
+ */
+export class ReceiptAnswer implements ReceiptWaiter {
+  constructor(
+    private readonly res: Response,
+    private readonly next: NextFunction,
+    private readonly head: () => object,
+  ) {}
+
+  receipt(receipt: Receipt, logKey: string): void {
+    try {
+      sendWithReceipt(this.res, this.head(), { receipt, logKey });
+    } catch (err) {
+      this.next(err);
+    }
+  }
+
+  failed(err: unknown): void {
+    this.next(err);
+  }
 }

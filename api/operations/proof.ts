@@ -5,7 +5,7 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import { ServiceError } from '../../shared/errors.js';
 import type { LeafSource } from '../../shared/proof/leaf.js';
-import type { LoggedReceipt } from '../../shared/proof/log.js';
+import type { LoggedReceipt, ReceiptWaiter } from '../../shared/proof/log.js';
 import type { Stamped } from '../../shared/proof/tsa.js';
 import type { JobRecord } from '../../shared/queue/types.js';
 import type { ApiDeps } from '../deps.js';
@@ -20,6 +20,25 @@ export async function logDigest(
   // Loaded once: later calls take it without waiting a turn for a settled promise.
   const { log } = deps.proof.ready() ?? (await deps.proof.get());
   return { receipt: await log.log({ ...entry, accountId: principal.accountId }), logKey: log.key.verifierKey };
+}
+
+/**
+ * logDigest with the receipt handed to `waiter` (TransparencyLog.logTo): what a request answered
+ * from its receipt holds while its batch is written is then the waiter and its leaf, no promise.
+ * Returns a promise only while the proof services are still loading (the first request).
+ */
+export function logDigestTo(
+  deps: Proof,
+  principal: Principal,
+  entry: { digest: string; length: number; source: LeafSource },
+  waiter: ReceiptWaiter,
+): void | Promise<void> {
+  const accountId = principal.accountId;
+  const services = deps.proof.ready();
+  if (services) return services.log.logTo({ digest: entry.digest, length: entry.length, source: entry.source, accountId }, waiter);
+  return deps.proof
+    .get()
+    .then(({ log }) => log.logTo({ digest: entry.digest, length: entry.length, source: entry.source, accountId }, waiter));
 }
 
 /** What a completed job that asked for `log` puts in the log; undefined for any other job. */

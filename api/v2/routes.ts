@@ -2,7 +2,7 @@
  * The /v2 route table (docs/api.md "v2 endpoints"): each route's guard, handler and OpenAPI operation, declared
  * once (api/http/route-table.ts). Handlers are parse → operation → render.
  */
-import type { RequestHandler, Response } from 'express';
+import type { NextFunction, RequestHandler, Response } from 'express';
 import type { DigestResult, JobPayloads } from '../../shared/jobs/contracts.js';
 import { uploadBlobKey } from '../../shared/naming.js';
 import type { JobState } from '../../shared/queue/types.js';
@@ -24,8 +24,8 @@ import { receiveRawBody } from '../uploads/raw-body.js';
 import { receiveValidatedUpload } from '../uploads/validated-upload.js';
 import { acceptedResponse, idempotencyKeyHeader } from './openapi.js';
 import { sendJson } from '../http/send-json.js';
-import { receiptBody, sendWithReceipt } from '../http/receipt-body.js';
-import { jobReceipt, logDigest } from '../operations/proof.js';
+import { ReceiptAnswer, receiptBody } from '../http/receipt-body.js';
+import { jobReceipt, logDigest, logDigestTo } from '../operations/proof.js';
 import { batchBody, fileBody, hashBody, hmacBody, jobStatusBody, streamBody, timingSince, verifyBody } from './render.js';
 
 const ASYNC_JOB_ERRORS = [...ASYNC_ERRORS, ...JOB_ERRORS];
@@ -44,7 +44,7 @@ const asyncJobsNotForClientKeys: RequestHandler = function asyncNotForClientKeys
 const arrivalOf = (res: Response): number => res.locals.receivedAtMs ?? performance.now();
 
 /** `answer` with a result computed in this turn, or once the queued job's promise settles. */
-function settle<T>(result: T | Promise<T>, answer: (value: T) => void): void | Promise<void> {
+function settle<T>(result: T | Promise<T>, answer: (value: T) => void | Promise<void>): void | Promise<void> {
   return result instanceof Promise ? result.then(answer) : answer(result);
 }
 
@@ -55,11 +55,11 @@ export const V2_ROUTES: readonly Route[] = [
     hot: true,
     permission: 'hash',
     body: 'json',
-    handle({ deps }, req, res) {
+    handle({ deps }, req, res, next) {
       const body = parseWith(v2.HashRequest, req.body);
       const started = arrivalOf(res);
       // `"log": true` (docs/proving.md): the digest goes into the transparency log and the answer carries its receipt.
-      if (body.log) return hashAndLog(deps, res, body, started);
+      if (body.log) return hashAndLog(deps, res, next, body, started);
       return settle(hashInput(deps, principalOf(res), body.input), (result) =>
         sendJson(res, hashBody(result, body.output, timingSince(started))),
       );
@@ -304,12 +304,25 @@ async function logged(deps: ApiDeps, res: Response, result: DigestResult, source
   return receiptBody(await logDigest(deps, principalOf(res), { digest: result.digest, length: result.size, source }));
 }
 
-/** /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its receipt. */
-async function hashAndLog(deps: ApiDeps, res: Response, body: z.output<typeof v2.HashRequest>, started: number): Promise<void> {
+/**
+ * /v2/hash with `"log": true`: the digest is logged once computed, and the answer carries its
+ * receipt. Inline input is hashed in this turn, and the answer is handed to the log
+ * (ReceiptAnswer): the request waits for its batch with no promise of its own.
+ */
+function hashAndLog(
+  deps: ApiDeps,
+  res: Response,
+  next: NextFunction,
+  body: z.output<typeof v2.HashRequest>,
+  started: number,
+): void | Promise<void> {
   const principal = principalOf(res);
-  // Computed in this turn for an inline input (api/operations/digests.ts): only a queued one is awaited.
-  const computed = hashInput(deps, principal, body.input);
-  const result = computed instanceof Promise ? await computed : computed;
-  const logged = await logDigest(deps, principal, { digest: result.digest, length: result.size, source: 'data' });
-  sendWithReceipt(res, hashBody(result, body.output, timingSince(started)), logged);
+  return settle(hashInput(deps, principal, body.input), (result) =>
+    logDigestTo(
+      deps,
+      principal,
+      { digest: result.digest, length: result.size, source: 'data' },
+      new ReceiptAnswer(res, next, () => hashBody(result, body.output, timingSince(started))),
+    ),
+  );
 }

@@ -20,10 +20,12 @@ export interface LeafRecord {
 }
 
 export function encodeLeaf(leaf: LeafRecord): Buffer {
-  return Buffer.from(
-    `${LEAF_VERSION}\ndigest ${leaf.digest}\nlength ${leaf.length}\nsource ${leaf.source}\naccount ${leaf.account}\ntime ${leaf.timeMs}\n`,
-    'utf8',
-  );
+  return Buffer.from(leafText(leaf), 'utf8');
+}
+
+/** The record's text, whose UTF-8 bytes encodeLeaf answers. */
+export function leafText(leaf: LeafRecord): string {
+  return `${LEAF_VERSION}\ndigest ${leaf.digest}\nlength ${leaf.length}\nsource ${leaf.source}\naccount ${leaf.account}\ntime ${leaf.timeMs}\n`;
 }
 
 const INT = /^(0|[1-9][0-9]{0,15})$/u;

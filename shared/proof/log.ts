@@ -8,12 +8,12 @@
  */
 import type { LogStore, StoredCheckpoint } from '../store/log-store.js';
 import { checkpointText, signCheckpoint } from './checkpoint.js';
-import { accountTag, decodeLeaf, encodeLeaf, type LeafRecord, type LeafSource } from './leaf.js';
+import { accountTag, decodeLeaf, type LeafRecord, type LeafSource, leafText } from './leaf.js';
 import type { LogKey } from './log-key.js';
 import { consistencyProof, type EdgeHashes, hashLeaf, inclusionProof, MemoryTree, type NodeReader } from './merkle.js';
 import { entryBundle, hashTile, TILE_WIDTH, type TileRef, tileExists } from './tiles.js';
 import { tlogProofHead, tlogProofText } from './tlog-proof.js';
-import { Sequencer } from './sequencer.js';
+import { type QueuedLeaf, Sequencer } from './sequencer.js';
 
 export interface Receipt {
   readonly id: string;
@@ -44,6 +44,15 @@ export interface LogEntryInput {
   readonly length: number;
   readonly source: LeafSource;
   readonly accountId: string;
+}
+
+/**
+ * Who hears a logged digest's receipt (TransparencyLog.logTo): exactly one of the two is called,
+ * once. `receipt` must not throw (its errors are its own to answer).
+ */
+export interface ReceiptWaiter {
+  receipt(receipt: Receipt, logKey: string): void;
+  failed(err: unknown): void;
 }
 
 /**
@@ -115,7 +124,15 @@ export class TransparencyLog {
    * covers it. With `idempotencyKey` (an async job's), a key already logged adds no leaf: the
    * receipt is the first leaf's.
    */
-  async log(entry: LogEntryInput, idempotencyKey?: string): Promise<Receipt> {
+  log(entry: LogEntryInput, idempotencyKey?: string): Promise<Receipt> {
+    return new Promise((resolve, reject) => this.logTo(entry, { receipt: resolve, failed: reject }, idempotencyKey));
+  }
+
+  /**
+   * `log` with the receipt handed to `waiter`: a request waiting for its batch then holds one
+   * object in the log, no promise (docs/decisions.md "Proof of existence").
+   */
+  logTo(entry: LogEntryInput, waiter: ReceiptWaiter, idempotencyKey?: string): void {
     const leaf: LeafRecord = {
       digest: entry.digest,
       length: entry.length,
@@ -123,16 +140,28 @@ export class TransparencyLog {
       account: this.accountTag(entry.accountId),
       timeMs: this.now(),
     };
-    const bytes = encodeLeaf(leaf);
-    const placed = await this.#sequencer.enqueue({ leaf: bytes, leafHash: hashLeaf(bytes), key: idempotencyKey });
-    // Its batch's checkpoint covers a leaf it added: the receipt needs nothing more from the store.
-    if (placed.checkpoint) return this.#receipt(placed.index, bytes, leaf, placed.checkpoint);
-    return this.receipt(placed.index);
+    const text = leafText(leaf);
+    this.#sequencer.enqueue(new WaitingLeaf(text, Buffer.from(text, 'utf8'), leaf, idempotencyKey, waiter, this.#placed));
   }
 
+  /** Where a WaitingLeaf went: its receipt, from the tree when its batch's checkpoint covers it, else read back. */
+  readonly #placed = (waiting: WaitingLeaf, index: number, checkpoint: StoredCheckpoint | undefined): void => {
+    const logKey = this.key.verifierKey;
+    if (checkpoint) {
+      waiting.waiter.receipt(this.#receipt(index, waiting.leaf, waiting.record, checkpoint), logKey);
+      return;
+    }
+    this.receipt(index).then(
+      (receipt) => waiting.waiter.receipt(receipt, logKey),
+      (err: unknown) => waiting.waiter.failed(err),
+    );
+  };
+
   /** Appends a leaf through the shared sequencer; resolves its index once committed. */
-  async append(leaf: Buffer): Promise<number> {
-    return (await this.#sequencer.enqueue({ leaf, leafHash: hashLeaf(leaf) })).index;
+  append(leaf: Buffer): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#sequencer.enqueue({ leaf, leafHash: hashLeaf(leaf), placed: (index) => resolve(index), failed: reject });
+    });
   }
 
   /** Brings the in-memory tree up to every committed leaf (one catch-up at a time). */
@@ -232,36 +261,13 @@ export class TransparencyLog {
   #receipt(index: number, leafBytes: Buffer, leaf: LeafRecord, cp: StoredCheckpoint): Receipt {
     const shared = this.#sharedAt(cp.size, cp.root);
     const proof = inclusionProof(shared.read, index, cp.size, shared.edges);
-    const proofBase64 = proof.map((hash) => {
+    const proofBase64: string[] = [];
+    for (const hash of proof) {
       let text = shared.base64.get(hash);
       if (text === undefined) shared.base64.set(hash, (text = hash.toString('base64')));
-      return text;
-    });
-    const leafBase64 = leafBytes.toString('base64');
-    // The tlog-proof text is made when read: a /v2/hash answer writes it from these parts instead
-    // (api/http/receipt-body.ts), and would only throw the strings away.
-    let head: string | undefined;
-    const proofHead = (): string =>
-      (head ??= tlogProofHead({ extra: leafBytes, index, hashes: proof }, { extra: leafBase64, hashes: proofBase64 }));
-    return {
-      id: String(index),
-      index,
-      leaf,
-      leafBytes,
-      leafBase64,
-      treeSize: cp.size,
-      rootHash: cp.root,
-      rootHashBase64: shared.rootBase64,
-      inclusionProof: proof,
-      inclusionProofBase64: proofBase64,
-      checkpoint: cp.note,
-      get tlogProof() {
-        return tlogProofText(proofHead(), cp.note);
-      },
-      get tlogProofHead() {
-        return proofHead();
-      },
-    };
+      proofBase64.push(text);
+    }
+    return new TreeReceipt(index, leaf, leafBytes, cp, shared.rootBase64, proof, proofBase64);
   }
 
   #sharedAt(size: number, root: Buffer): SharedProofParts {
@@ -299,5 +305,72 @@ export class TransparencyLog {
     if (ref.level !== 'entries') return hashTile(this.#tree.read, ref.level, ref.index, ref.width);
     const rows = await this.store.leavesFrom(ref.index * TILE_WIDTH, ref.width);
     return entryBundle(rows.map((r) => r.leaf));
+  }
+}
+
+/**
+ * A leaf waiting for its batch (shared/proof/sequencer.ts QueuedLeaf): its bytes, hash and record,
+ * and who hears its receipt, in one object.
+ */
+class WaitingLeaf implements QueuedLeaf {
+  readonly leafHash: Buffer;
+
+  constructor(
+    readonly text: string,
+    readonly leaf: Buffer,
+    readonly record: LeafRecord,
+    readonly key: string | undefined,
+    readonly waiter: ReceiptWaiter,
+    private readonly onPlaced: (waiting: WaitingLeaf, index: number, checkpoint: StoredCheckpoint | undefined) => void,
+  ) {
+    this.leafHash = hashLeaf(leaf);
+  }
+
+  placed(index: number, checkpoint: StoredCheckpoint | undefined): void {
+    this.onPlaced(this, index, checkpoint);
+  }
+
+  failed(err: unknown): void {
+    this.waiter.failed(err);
+  }
+}
+
+/**
+ * A receipt as the tree answers it. The tlog-proof text is made when read: a /v2/hash answer writes
+ * it from these parts instead (api/http/receipt-body.ts), and would only throw the strings away.
+ */
+class TreeReceipt implements Receipt {
+  readonly id: string;
+  readonly leafBase64: string;
+  readonly treeSize: number;
+  readonly rootHash: Buffer;
+  readonly checkpoint: string;
+  #head: string | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly leaf: LeafRecord,
+    readonly leafBytes: Buffer,
+    cp: StoredCheckpoint,
+    readonly rootHashBase64: string,
+    readonly inclusionProof: readonly Buffer[],
+    readonly inclusionProofBase64: readonly string[],
+  ) {
+    this.id = String(index);
+    this.leafBase64 = leafBytes.toString('base64');
+    this.treeSize = cp.size;
+    this.rootHash = cp.root;
+    this.checkpoint = cp.note;
+  }
+
+  get tlogProofHead(): string {
+    return (this.#head ??= tlogProofHead(
+      { extra: this.leafBytes, index: this.index, hashes: this.inclusionProof },
+      { extra: this.leafBase64, hashes: this.inclusionProofBase64 },
+    ));
+  }
+
+  get tlogProof(): string {
+    return tlogProofText(this.tlogProofHead, this.checkpoint);
   }
 }

@@ -299,6 +299,15 @@ export class MemoryTree {
    * checkpoint is signed before its leaves commit, and the tree holds only committed leaves.
    */
   rootWith(extra: readonly Buffer[]): Buffer {
+    return this.extension(extra).root;
+  }
+
+  /**
+   * The tree with `extra` leaf hashes appended, leaving this one as it is: its root, and `commit`,
+   * which appends them here with the inner hashes computed for the root (each hashed once per
+   * batch, not again when the batch commits).
+   */
+  extension(extra: readonly Buffer[]): TreeExtension {
     const added: Buffer[][] = [];
     const read: NodeReader = (level, index) => {
       const base = this.#width(level);
@@ -317,6 +326,24 @@ export class MemoryTree {
         hash = hashChildren(read(level, length - 2), hash);
       }
     }
-    return rootHash(read, this.size + extra.length);
+    const from = this.size;
+    return {
+      root: rootHash(read, from + extra.length),
+      commit: () => {
+        if (this.size !== from) return false;
+        added.forEach((hashes, level) => {
+          const row = this.#levels[level] ?? (this.#levels[level] = new HashColumn());
+          for (const hash of hashes) row.push(hash);
+        });
+        return true;
+      },
+    };
   }
+}
+
+/** A tree grown by some leaves without changing the one it grew from (MemoryTree.extension). */
+export interface TreeExtension {
+  readonly root: Buffer;
+  /** Appends the leaves to the tree it grew from; false, changing nothing, when that tree grew since. */
+  commit(): boolean;
 }

@@ -51,7 +51,7 @@ export class KyselyLogStore implements LogStore {
       for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
         const values = fresh.slice(at, at + INSERT_CHUNK).map((l, i) => ({
           idx: first + at + i,
-          leaf: l.leaf.toString('utf8'),
+          leaf: l.text ?? l.leaf.toString('utf8'),
           leaf_hash: l.leafHash.toString('hex'),
           created_at: now,
           idempotency_key: l.key ?? null,

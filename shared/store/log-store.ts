@@ -20,6 +20,8 @@ export interface StoredCheckpoint {
 /** A leaf to append; `key` (an async job's id) makes it idempotent: a key already logged adds nothing. */
 export interface NewLeaf {
   readonly leaf: Buffer;
+  /** The same bytes as UTF-8 text, when the caller has them: SQLite stores the leaf as text. */
+  readonly text?: string | undefined;
   readonly leafHash: Buffer;
   readonly key?: string | undefined;
 }

@@ -2,8 +2,8 @@
  * The transparency log's append on SQLite (embedded mode) through statements prepared once: the
  * same transaction as KyselyLogStore.append (shared/store/kysely-log.ts), whose every batch Kysely
  * would build, compile and prepare anew, for leaves one request each (docs/decisions.md "Proof of
- * existence"). One row per INSERT: a prepared single-row insert run per leaf costs less than
- * compiling and preparing one statement per batch size.
+ * existence"). Leaves go INSERT_ROWS to a statement, the rest one by one: two statements prepared
+ * once cost less than compiling and preparing one per batch size, and a run per leaf more.
  */
 import type { Kysely } from 'kysely';
 import type { SqliteConnection } from './sqlite-driver.js';
@@ -69,7 +69,7 @@ export class SqliteLogAppender {
     }
     const { indices, fresh } = assignIndices(leaves, first, known);
     const now = Date.now();
-    fresh.forEach((l, i) => s.insertLeaf.run([first + i, l.leaf.toString('utf8'), l.leafHash.toString('hex'), now, l.key ?? null]));
+    insertLeaves(s, fresh, first, now);
     let checkpoint: StoredCheckpoint | undefined;
     if (seal && fresh.length > 0) {
       checkpoint = await seal({
@@ -83,6 +83,28 @@ export class SqliteLogAppender {
   }
 }
 
+/** Rows per multi-row INSERT: one statement run per this many leaves costs less than a run per leaf. */
+const INSERT_ROWS = 16;
+const LEAF_COLUMNS = '(idx, leaf, leaf_hash, created_at, idempotency_key)';
+
+/** Inserts `leaves` at `first`, `first + 1`, …: INSERT_ROWS at a time, the rest one by one (both prepared once). */
+function insertLeaves(s: ReturnType<typeof prepare>, leaves: readonly NewLeaf[], first: number, now: number): void {
+  const row = (l: NewLeaf, at: number, params: unknown[]): void => {
+    params.push(first + at, l.text ?? l.leaf.toString('utf8'), l.leafHash.toString('hex'), now, l.key ?? null);
+  };
+  let at = 0;
+  for (; at + INSERT_ROWS <= leaves.length; at += INSERT_ROWS) {
+    const params: unknown[] = [];
+    for (let i = at; i < at + INSERT_ROWS; i++) row(leaves[i]!, i, params);
+    s.insertLeaves.run(params);
+  }
+  for (; at < leaves.length; at++) {
+    const params: unknown[] = [];
+    row(leaves[at]!, at, params);
+    s.insertLeaf.run(params);
+  }
+}
+
 function prepare(connection: SqliteConnection) {
   const p = (sql: string): Statement => connection.prepare(sql);
   return {
@@ -91,7 +113,10 @@ function prepare(connection: SqliteConnection) {
     rollback: p('ROLLBACK'),
     last: p('SELECT max(idx) AS last FROM log_leaves'),
     keyed: p('SELECT idx FROM log_leaves WHERE idempotency_key = ?'),
-    insertLeaf: p('INSERT INTO log_leaves (idx, leaf, leaf_hash, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)'),
+    insertLeaf: p(`INSERT INTO log_leaves ${LEAF_COLUMNS} VALUES (?, ?, ?, ?, ?)`),
+    insertLeaves: p(
+      `INSERT INTO log_leaves ${LEAF_COLUMNS} VALUES ${Array.from({ length: INSERT_ROWS }, () => '(?, ?, ?, ?, ?)').join(', ')}`,
+    ),
     insertCheckpoint: p('INSERT INTO log_checkpoints (size, root, note, created_at) VALUES (?, ?, ?, ?)'),
     read: p('SELECT idx, leaf, leaf_hash FROM log_leaves WHERE idx >= ? ORDER BY idx LIMIT ?'),
   };

@@ -257,6 +257,31 @@ describe('every index and size pair up to 300 leaves, against the naive definiti
     }
   });
 
+  it('extension: committed, the tree holds every node appending leaf by leaf makes; refused once the tree grew', () => {
+    const hashes = leaves.map((l) => hashLeaf(l));
+    for (let base = 0; base <= 40; base++) {
+      for (let extra = 0; base + extra <= 40; extra++) {
+        const grown = treeOf(leaves.slice(0, base));
+        const extension = grown.extension(hashes.slice(base, base + extra));
+        expect(extension.commit()).toBe(true);
+        expect(grown.size).toBe(base + extra);
+        const expected = treeOf(leaves.slice(0, base + extra));
+        for (let level = 0; 2 ** level <= base + extra; level++) {
+          for (let i = 0; (i + 1) * 2 ** level <= base + extra; i++) {
+            expect(grown.read(level, i).equals(expected.read(level, i))).toBe(true);
+          }
+        }
+        expect(extension.root.equals(naive.mth(0, base + extra))).toBe(true);
+      }
+    }
+    const stale = treeOf(leaves.slice(0, 5));
+    const extension = stale.extension(hashes.slice(5, 9));
+    stale.appendLeafHash(hashes[5]!);
+    expect(extension.commit()).toBe(false);
+    expect(stale.size).toBe(6);
+    expect(stale.root().equals(naive.mth(0, 6))).toBe(true);
+  });
+
   // ~45,000 index/size pairs and ~100,000 flipped proofs: each disagreement is recorded by name and
   // asserted once, since an expect() per check made the assertions most of the file's time.
   it('inclusion proofs for every index of every size, each verifying and a flipped byte refused', () => {
