@@ -14,8 +14,10 @@
  *      `--rounds` (5) alone/beside pairs in ABBA order (test/bench/bulk-rounds.ts says why the
  *      median of per-pair rises), with the worker at each `--beside-nice` value (19,0); the verdict
  *      is the first one's: 19, the setting README "Running distributed" gives a worker that shares
- *      its host with an API node. The job beside the load has `--beside-items` (2,000,000) items so
- *      it outlasts each window and is cancelled after it (test/bench/bulk-beside.ts).
+ *      its host with an API node (`idle`: the worker under SCHED_IDLE, `chrt --idle 0`). The job
+ *      beside the load has `--beside-items` (2,000,000) items so it outlasts each window and is
+ *      cancelled after it (test/bench/bulk-beside.ts). A round of two settings takes about 70 s
+ *      here, most of it the POST of that job (15–35 s each on 2 shared cores).
  *
  * Placement. Everything shares the machine's cores, unpinned. s3rver stands in for S3, a remote
  * service in production, so it runs at nice `--s3-nice` (19): below the API node and the worker
