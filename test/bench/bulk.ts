@@ -1,58 +1,85 @@
 /**
- * `npm run bench:bulk [-- --items N --rate R --seconds S --chunk-items N --worker-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk jobs") on
- * a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js) and bulk
- * workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh PostgreSQL
- * schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON; checked against:
+ * `npm run bench:bulk [-- --items N --rate R --seconds S --rounds N --chunk-items N --worker-nice N
+ * --beside-nice 19,0 --beside-items N --s3-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk
+ * jobs") on a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js)
+ * and bulk workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh
+ * PostgreSQL schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON;
+ * checked against:
  *
  *   1. items per worker CPU-second ≥ 0.8× a bare Node process doing the same per item (parse,
  *      decode, node:crypto sha224, write the line: bulk-reference.mjs), measured in this run;
  *   2. wall time with 2 workers ≤ 0.6× with 1 worker (only where each worker has a core of its own;
  *      the CPU-seconds are printed beside it so a shared machine's figure can be judged);
- *   3. /v2/hash p99 at a fixed rate rises ≤ 25 % while a bulk job runs beside it.
+ *   3. /v2/hash p99 at a fixed rate rises ≤ 25 % while a bulk job runs beside it, on the median of
+ *      `--rounds` (5) alone/beside pairs in ABBA order (test/bench/bulk-rounds.ts says why the
+ *      median of per-pair rises), with the worker at each `--beside-nice` value (19,0); the verdict
+ *      is the first one's: 19, the setting README "Running distributed" gives a worker that shares
+ *      its host with an API node (`idle`: the worker under SCHED_IDLE, `chrt --idle 0`). The job
+ *      beside the load has `--beside-items` (2,000,000) items so it outlasts each window and is
+ *      cancelled after it (test/bench/bulk-beside.ts). A round of two settings takes about 70 s
+ *      here, most of it the POST of that job (15–35 s each on 2 shared cores).
+ *
+ * Placement. Everything shares the machine's cores, unpinned. s3rver stands in for S3, a remote
+ * service in production, so it runs at nice `--s3-nice` (19): below the API node and the worker
+ * it serves, it takes only the CPU they leave (it still answers: a worker waiting on it is idle).
+ * Redis and PostgreSQL are the machine's own, not started here, and keep their priority. The load
+ * generator of 3. runs in this process at nice 0, as the API node does: lowered, its own delays
+ * (which count, since latency runs from each request's due time) would be charged to the service;
+ * pinned to a core, it would leave the API node, the worker and s3rver one core. Each window
+ * prints how long it and the API node waited on the run queue per request.
  *
  * A job's wall time runs from its 202 to the job read back completed, after a warm-up job; a
  * worker's CPU is read from /proc/<pid>/stat from before its POST to its completion.
- * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS, `--worker-nice N` the workers' WORKER_BULK_NICE,
- * `--targets 1,3` runs only those measurements (an A/B of one figure); BENCH_WORKER_NODE_FLAGS node flags
- * of the workers. The /v2/hash load of 3. runs 2 s unmeasured first, so "alone" is not a cold API node.
+ * `--chunk-items N` sets the API node's BULK_CHUNK_ITEMS, `--worker-nice N` the WORKER_BULK_NICE of
+ * 1. and 2. (default 0: workers on hosts of their own), `--targets 1,3` runs only those measurements
+ * (an A/B of one figure); BENCH_WORKER_NODE_FLAGS node flags of the workers.
  */
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startCluster, type Cluster } from '../helpers/cluster.js';
-import { spawnNode, type SpawnedProcess } from '../helpers/spawn.js';
-import { waitFor } from '../helpers/wait.js';
-import { fixedRateLoad } from './fixed-rate.js';
-import { cpuMicros, ROOT, runPinned } from './procs.js';
+import { startCluster } from '../helpers/cluster.js';
+import { BesideRounds } from './bulk-beside.js';
+import { BulkBench, DATA_BYTES, writeItems, type JobRun, type WorkerPriority } from './bulk-job.js';
+import { summarisePairs } from './bulk-rounds.js';
+import { niceValue, ROOT, runPinned } from './procs.js';
 
 const TARGET = { perCpuRatio: 0.8, twoWorkersWall: 0.6, p99Rise: 0.25 };
-const DATA_BYTES = 64;
 
 interface Options {
   items: number;
   rate: number;
   seconds: number;
+  /** Alone/beside pairs of 3. per nice value. */
+  rounds: number;
   chunkItems: number | undefined;
-  /** WORKER_BULK_NICE of the workers (`--worker-nice N`, 0-19). */
+  /** WORKER_BULK_NICE of the workers of 1. and 2. (`--worker-nice N`, 0-19). */
   workerNice: number;
+  /** Worker priorities 3. compares (WORKER_BULK_NICE values, or `idle`); the verdict is the first's. */
+  besideNice: WorkerPriority[];
+  /** Items of the job 3. runs beside the load. */
+  besideItems: number;
+  /** The nice value of s3rver. */
+  s3Nice: number;
   /** Which of the three measurements to run (`--targets 1,3`: an A/B of the first and third only). */
   targets: Set<number>;
 }
+
+const USAGE =
+  'usage: bulk.ts [--items N] [--rate R] [--seconds S] [--rounds N] [--chunk-items N] [--worker-nice N] ' +
+  '[--beside-nice 19,0] [--beside-items N] [--s3-nice N] [--targets 1,2,3]';
 
 function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i]!;
     const value = argv[i + 1];
-    if (!name.startsWith('--') || value === undefined)
-      throw new Error('usage: bulk.ts [--items N] [--rate R] [--seconds S] [--chunk-items N] [--worker-nice N] [--targets 1,2,3]');
+    if (!name.startsWith('--') || value === undefined) throw new Error(USAGE);
     flags.set(name.slice(2), value);
   }
-  const nice = (value: string): number => {
+  const nice = (name: string, value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error('--worker-nice must be an integer from 0 to 19');
+    if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`--${name} takes integers from 0 to 19`);
     return n;
   };
   const int = (name: string, fallback: number): number => {
@@ -64,9 +91,13 @@ function parse(argv: string[]): Options {
     items: int('items', 1_000_000),
     rate: int('rate', 200),
     seconds: int('seconds', 6),
+    rounds: int('rounds', 5),
     // BULK_CHUNK_ITEMS of the API node, to try another (the service's default otherwise).
     chunkItems: flags.has('chunk-items') ? int('chunk-items', 1) : undefined,
-    workerNice: nice(flags.get('worker-nice') ?? '0'),
+    workerNice: nice('worker-nice', flags.get('worker-nice') ?? '0'),
+    besideNice: (flags.get('beside-nice') ?? '19,0').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
+    besideItems: int('beside-items', 2_000_000),
+    s3Nice: nice('s3-nice', flags.get('s3-nice') ?? '19'),
     targets: new Set(
       (flags.get('targets') ?? '1,2,3').split(',').map((t) => {
         if (!['1', '2', '3'].includes(t)) throw new Error('--targets is a comma-separated subset of 1,2,3');
@@ -76,169 +107,45 @@ function parse(argv: string[]): Options {
   };
 }
 
-/** Item n: 64 bytes of utf8 text, distinct per item. */
-const itemData = (n: number): string => `item ${String(n).padStart(10, '0')} `.padEnd(DATA_BYTES, 'x');
-
-function writeItems(file: string, count: number): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (let start = 0; start < count; start += 10_000) {
-      let piece = '';
-      for (let n = start; n < Math.min(count, start + 10_000); n++) piece += `{"id":"i${n}","data":"${itemData(n)}"}\n`;
-      fs.writeSync(fd, piece);
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-interface JobRun {
-  id: string;
-  wallSeconds: number;
-  cpuSecondsByWorker: number[];
-}
-
 const verdict = (met: boolean): string => (met ? 'met' : 'NOT MET');
-
-class Bench {
-  readonly workers: SpawnedProcess[] = [];
-  constructor(
-    readonly cluster: Cluster,
-    readonly key: string,
-    readonly itemsFile: string,
-    readonly items: number,
-    readonly warmFile: string,
-    readonly warmItems: number,
-    readonly workerNice: number,
-  ) {}
-
-  get url(): string {
-    return this.cluster.url(0);
-  }
-
-  async submit(file: string): Promise<string> {
-    const res = await fetch(`${this.url}/v2/bulk`, {
-      method: 'POST',
-      headers: { 'x-api-key': this.key, 'content-type': 'application/x-ndjson' },
-      body: fs.createReadStream(file) as unknown as ReadableStream,
-      duplex: 'half',
-    } as RequestInit);
-    const body = (await res.json()) as { id?: string };
-    if (res.status !== 202 || body.id === undefined) throw new Error(`POST /v2/bulk answered ${res.status} ${JSON.stringify(body)}`);
-    return body.id;
-  }
-
-  async status(id: string): Promise<{ status: string; items: { total: number; done: number; failed: number } }> {
-    const res = await fetch(`${this.url}/v2/bulk/${id}`, { headers: { 'x-api-key': this.key } });
-    return (await res.json()) as { status: string; items: { total: number; done: number; failed: number } };
-  }
-
-  async startWorkers(count: number): Promise<void> {
-    // BENCH_WORKER_NODE_FLAGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, for a profile of the bulk workers.
-    const flags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
-    const entry = path.join(ROOT, 'dist', 'worker.js');
-    while (this.workers.length < count)
-      this.workers.push(
-        spawnNode('worker', [...flags, '--enable-source-maps', entry], {
-          ...this.cluster.env,
-          WORKER_BULK: 'true',
-          WORKER_BULK_NICE: String(this.workerNice),
-        }),
-      );
-    await Promise.all(this.workers.map((w) => w.waitFor(/worker ready/)));
-  }
-
-  async stopWorkers(): Promise<void> {
-    await Promise.all(this.workers.splice(0).map((w) => w.stop('SIGTERM')));
-  }
-
-  async completed(id: string, items: number): Promise<void> {
-    const last = await waitFor(
-      async () => {
-        const status = await this.status(id);
-        if (status.status === 'failed' || status.status === 'cancelled') throw new Error(`bulk job ${id} ${status.status}`);
-        return status.status === 'completed' ? status : undefined;
-      },
-      { timeoutMs: 600_000, intervalMs: 50, what: `bulk job ${id} to complete` },
-    );
-    if (last.items.done !== items || last.items.failed !== 0) throw new Error(`bulk job ${id}: ${JSON.stringify(last.items)}`);
-  }
-
-  /**
-   * Starts `count` workers and warms them with a small job (module loading, the blob store's first
-   * connection: once per process, not per item), then times a job of all the items from its 202
-   * (the API node queues the chunks once the whole body is stored) to its completion.
-   */
-  async run(count: number, during?: () => Promise<void>): Promise<JobRun> {
-    await this.startWorkers(count);
-    await this.completed(await this.submit(this.warmFile), this.warmItems);
-    const before = this.workers.map((w) => cpuMicros(w.pid));
-    const id = await this.submit(this.itemsFile);
-    const started = performance.now();
-    const side = during?.();
-    await this.completed(id, this.items);
-    const wallSeconds = (performance.now() - started) / 1000;
-    const cpuSecondsByWorker = this.workers.map((w, i) => (cpuMicros(w.pid) - before[i]!) / 1e6);
-    await side;
-    await this.stopWorkers();
-    return { id, wallSeconds, cpuSecondsByWorker };
-  }
-
-  /** The first and last result lines equal node:crypto's digest (the whole file is checked by test/bulk). */
-  async check(id: string): Promise<void> {
-    const text = await (await fetch(`${this.url}/v2/bulk/${id}/results`, { headers: { 'x-api-key': this.key } })).text();
-    const lines = text.split('\n').filter(Boolean);
-    if (lines.length !== this.items) throw new Error(`${lines.length} result lines, expected ${this.items}`);
-    for (const n of [0, this.items - 1]) {
-      const line = JSON.parse(lines[n]!) as { id: string; hash: string };
-      const expected = createHash('sha224').update(itemData(n)).digest('hex');
-      if (line.id !== `i${n}` || line.hash !== expected) throw new Error(`line ${n}: ${lines[n]}, expected ${expected}`);
-    }
-  }
-}
-
 const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 const loadNow = (): string =>
-  os
+  `${os
     .loadavg()
     .map((l) => l.toFixed(2))
-    .join(' ');
+    .join(' ')} at ${new Date().toISOString().slice(11, 19)} UTC`;
+const percent = (r: number): string => `${r >= 0 ? '+' : ''}${(r * 100).toFixed(1)} %`;
 
 async function main(): Promise<void> {
   const options = parse(process.argv.slice(2));
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sha224d-bench-bulk-'));
   execFileSync(process.execPath, [path.join(ROOT, 'deploy', 'build.mjs')], { stdio: 'inherit' });
-  const itemsFile = path.join(workDir, 'items.ndjson');
-  writeItems(itemsFile, options.items);
+  const job = { file: path.join(workDir, 'items.ndjson'), items: options.items };
+  if (options.targets.has(1) || options.targets.has(2)) writeItems(job.file, job.items);
+  const besideJob = { file: path.join(workDir, 'beside.ndjson'), items: options.besideItems };
+  if (options.targets.has(3)) writeItems(besideJob.file, besideJob.items);
   // Two chunks: one for each worker of the two-worker run.
-  const warmItems = Math.min(options.items, 2 * (options.chunkItems ?? 10_000));
-  const warmFile = path.join(workDir, 'warm.ndjson');
-  writeItems(warmFile, warmItems);
+  const warm = { file: path.join(workDir, 'warm.ndjson'), items: 2 * (options.chunkItems ?? 10_000) };
+  writeItems(warm.file, warm.items);
   console.log(
-    `sha224d bulk benchmark: ${options.items} items of ${DATA_BYTES} B (${(fs.statSync(itemsFile).size / 1e6).toFixed(1)} MB NDJSON), ` +
-      `chunks of ${options.chunkItems ?? 'the default'} items, workers at nice ${options.workerNice}, ${os.cpus().length} cores, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} at the start\n`,
+    `sha224d bulk benchmark: ${options.items} items of ${DATA_BYTES} B for 1. and 2., ${options.besideItems} beside the load of 3., ` +
+      `chunks of ${options.chunkItems ?? 'the default'} items, ${os.cpus().length} cores, load average ${loadNow()} at the start`,
   );
   const cluster = await startCluster({
     apiNodes: 1,
     workers: 0,
+    s3Nice: options.s3Nice,
     env: {
       WORKER_BULK: 'false',
       LOG_LEVEL: 'warn',
       ...(options.chunkItems ? { BULK_CHUNK_ITEMS: String(options.chunkItems) } : {}),
     },
   });
-  const bench = new Bench(
-    cluster,
-    await cluster.newKey({ plan: 'enterprise' }),
-    itemsFile,
-    options.items,
-    warmFile,
-    warmItems,
-    options.workerNice,
+  console.log(
+    `nice values read from /proc: API node ${niceValue(cluster.apis[0]!.pid)}, s3rver ${cluster.s3Pid === undefined ? '-' : niceValue(cluster.s3Pid)}, ` +
+      `this process (the load generator) ${niceValue(process.pid)}; nothing pinned\n`,
   );
+  const bench = new BulkBench(cluster, await cluster.newKey({ plan: 'enterprise' }), warm);
   let allMet = true;
   try {
     // 1. The bare reference, then one worker on the same items (the one-worker run is 2.'s baseline too).
@@ -247,18 +154,18 @@ async function main(): Promise<void> {
       const ref = JSON.parse(
         await runPinned('load', process.execPath, [
           path.join(ROOT, 'test', 'bench', 'bulk-reference.mjs'),
-          itemsFile,
+          job.file,
           path.join(workDir, 'ref.out'),
         ]),
       ) as { items: number; seconds: number; cpu_micros: number };
       const refPerCpu = ref.items / (ref.cpu_micros / 1e6);
-      one = await bench.run(1);
-      await bench.check(one.id);
+      one = await bench.run(1, options.workerNice, job);
+      await bench.check(one.id, job.items);
       const onePerCpu = options.items / sum(one.cpuSecondsByWorker);
       const ratio = onePerCpu / refPerCpu;
       allMet &&= ratio >= TARGET.perCpuRatio;
       console.log(
-        `1. items per worker CPU-second: 1 worker ${onePerCpu.toFixed(0)} (${sum(one.cpuSecondsByWorker).toFixed(2)} CPU-s), ` +
+        `1. items per worker CPU-second (worker at nice ${options.workerNice}): 1 worker ${onePerCpu.toFixed(0)} (${sum(one.cpuSecondsByWorker).toFixed(2)} CPU-s), ` +
           `bare Node ${refPerCpu.toFixed(0)} (${(ref.cpu_micros / 1e6).toFixed(2)} CPU-s, ${ref.seconds.toFixed(2)} s): ` +
           `${ratio.toFixed(3)}× (target ≥ ${TARGET.perCpuRatio}×) ${verdict(ratio >= TARGET.perCpuRatio)}; load average ${loadNow()}`,
       );
@@ -266,7 +173,7 @@ async function main(): Promise<void> {
 
     // 2. Two workers on the same job.
     if (one !== undefined && options.targets.has(2)) {
-      const two = await bench.run(2);
+      const two = await bench.run(2, options.workerNice, job);
       const wallRatio = two.wallSeconds / one.wallSeconds;
       allMet &&= wallRatio <= TARGET.twoWorkersWall;
       console.log(
@@ -277,41 +184,28 @@ async function main(): Promise<void> {
       );
     }
 
-    // 3. /v2/hash p99 at a fixed rate, without and with a bulk job (1 worker) beside it.
+    // 3. /v2/hash p99 at a fixed rate, alone and beside a bulk job (1 worker), in rounds.
     if (options.targets.has(3)) {
-      const load = () =>
-        fixedRateLoad({ url: `${bench.url}/v2/hash`, body: JSON.stringify({ data: itemData(0) }), apiKey: bench.key, ...options });
-      // A first stretch unmeasured: the API node's /v2/hash path compiled, its connections open, as in the run beside the job.
-      await fixedRateLoad({
-        url: `${bench.url}/v2/hash`,
-        body: JSON.stringify({ data: itemData(0) }),
-        apiKey: bench.key,
-        rate: options.rate,
-        seconds: Math.min(2, options.seconds),
-      });
-      const quiet = await load();
-      let busy: Awaited<ReturnType<typeof load>> | undefined;
-      const beside = await bench.run(1, async () => {
-        busy = await load();
-      });
-      const rise = busy!.p99Ms / quiet.p99Ms - 1;
-      const overlap = Math.min(1, beside.wallSeconds / options.seconds);
-      allMet &&= rise <= TARGET.p99Rise;
       console.log(
-        `3. /v2/hash at ${options.rate} req/s for ${options.seconds} s: p99 ${quiet.p99Ms.toFixed(2)} ms alone, ${busy!.p99Ms.toFixed(2)} ms ` +
-          `beside a bulk job (p50 ${quiet.p50Ms.toFixed(2)} → ${busy!.p50Ms.toFixed(2)} ms; ${quiet.errors + busy!.errors} errors; ` +
-          `the job ran ${(overlap * 100).toFixed(0)} % of the load): ${rise >= 0 ? '+' : ''}${(rise * 100).toFixed(1)} % (target ≤ +${TARGET.p99Rise * 100} %) ` +
-          `${verdict(rise <= TARGET.p99Rise)}; load average ${loadNow()}`,
+        `3. /v2/hash at ${options.rate} req/s, windows of ${options.seconds} s, ${options.rounds} rounds, worker priorities ${options.besideNice.join(', ')}:`,
       );
+      const pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob }).run();
+      options.besideNice.forEach((nice, i) => {
+        const s = summarisePairs(pairs.get(nice) ?? []);
+        const met = s.medianRise <= TARGET.p99Rise;
+        if (i === 0) allMet &&= met;
+        console.log(
+          `   worker ${nice === 'idle' ? 'SCHED_IDLE' : `at nice ${nice}`}: median rise ${percent(s.medianRise)} over ${s.rises.length} pairs (${s.rises.map(percent).join(', ')}` +
+            `${s.excluded > 0 ? `; ${s.excluded} left out, the job ended inside the window` : ''}); median p99 ${s.medianAloneMs.toFixed(2)} ms alone, ` +
+            `${s.medianBesideMs.toFixed(2)} ms beside (${percent(s.medianBesideMs / s.medianAloneMs - 1)}); ` +
+            (i === 0 ? `target ≤ +${TARGET.p99Rise * 100} %: ${verdict(met)}` : 'for comparison') +
+            `; load average ${loadNow()}`,
+        );
+      });
     }
-    console.log(
-      `\nload average at the end ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
-    );
+    console.log(`\nload average at the end ${loadNow()}`);
   } finally {
-    await bench.stopWorkers();
+    await bench.close();
     await cluster.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   }

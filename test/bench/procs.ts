@@ -180,6 +180,19 @@ export function cpuTimes(pid: number): { user: number; system: number } {
   return { user: micros(fields[11]), system: micros(fields[12]) }; // utime (14) and stime (15)
 }
 
+/** The nice value of a process's main thread (field 19 of /proc/<pid>/stat; other threads may differ). */
+export function niceValue(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+/** "at nice N" or "SCHED_IDLE": the main thread's policy (field 41 of /proc/<pid>/stat; 5 is SCHED_IDLE) and nice value. */
+export function schedulingOf(pid: number): string {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[38] === '5' ? 'SCHED_IDLE' : `at nice ${fields[16]}`;
+}
+
 export function cpuMicros(pid: number): number {
   const { user, system } = cpuTimes(pid);
   return user + system;

@@ -26,6 +26,8 @@ export interface Cluster {
   keys: Record<KeyType, string>;
   env: Record<string, string>;
   s3Directory: string;
+  /** The s3rver process's pid (undefined with `s3Endpoint`). */
+  s3Pid: number | undefined;
   /** Start one more worker (e.g. after killing one). */
   addWorker(args?: string[]): Promise<SpawnedProcess>;
   /** Start one more API node with extra environment. */
@@ -51,6 +53,11 @@ export interface ClusterOptions {
   s3Endpoint?: string;
   /** Reach the started s3rver through the endpoint this returns (fault tests put a TCP proxy in between). */
   s3Via?: (s3rverEndpoint: string) => Promise<string>;
+  /**
+   * Start s3rver at this nice value: a bench puts the stand-in for a remote S3 below the processes
+   * it measures (test/bench/bulk.ts).
+   */
+  s3Nice?: number;
 }
 
 function listFiles(dir: string): string[] {
@@ -72,7 +79,12 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   // s3rver starts while the test process migrates the schema and creates the account (below).
   const s3Started = (async (): Promise<string> => {
     if (options.s3Endpoint) return options.s3Endpoint;
-    s3 = spawnNode('s3rver', [path.join(import.meta.dirname, 'fixtures', 's3rver.mjs'), s3Directory, S3_BUCKET]);
+    s3 = spawnNode(
+      's3rver',
+      [path.join(import.meta.dirname, 'fixtures', 's3rver.mjs'), s3Directory, S3_BUCKET],
+      {},
+      { nice: options.s3Nice },
+    );
     const endpoint = (await s3.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     return options.s3Via ? options.s3Via(endpoint) : endpoint;
   })();
@@ -150,6 +162,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     keys,
     env,
     s3Directory,
+    s3Pid: s3?.pid,
     addWorker,
     addApi,
     async newKey({ type = 'production', plan, expiresAt }) {

@@ -25,9 +25,22 @@ export function spawnEntry(entry: Entry, env: Record<string, string>, args: stri
   return spawnNode(entry, [path.join(ROOT, 'dist', `${entry}.js`), ...args], env);
 }
 
-/** Runs the test's own node binary with `args`; `label` names it in timeout messages. */
-export function spawnNode(label: string, args: string[], env: Record<string, string> = {}): SpawnedProcess {
-  const child = spawn(process.execPath, args, {
+/**
+ * Runs the test's own node binary with `args`; `label` names it in timeout messages. `nice`: start
+ * it through nice(1) at that nice value, `schedIdle` through chrt(1) under SCHED_IDLE, so every
+ * thread it ever has inherits them (both exec node: the pid is node's).
+ */
+export function spawnNode(
+  label: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { nice?: number; schedIdle?: boolean } = {},
+): SpawnedProcess {
+  let [file, argv] = [process.execPath, args];
+  if (options.nice !== undefined) [file, argv] = ['nice', ['-n', String(options.nice), file, ...argv]];
+  // SCHED_IDLE (sched(7)): runs only on CPU time no normal thread wants; chrt(1) execs the rest.
+  if (options.schedIdle === true) [file, argv] = ['chrt', ['--idle', '0', file, ...argv]];
+  const child = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
