@@ -9,7 +9,7 @@ export function startFailureText(process: string, err: unknown): string {
   let current: unknown = err;
   // Bounded: a cause chain is short, and a cycle must not loop.
   for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth += 1) {
-    const message = current instanceof Error ? current.message : String(current);
+    const message = current instanceof Error ? current.message : typeof current === 'string' ? current : JSON.stringify(current);
     // A wrapper that already quotes its cause ("Invalid configuration: …") is not repeated.
     if (message !== '' && !(messages.at(-1)?.includes(message) ?? false)) messages.push(message);
     current = current instanceof Error ? current.cause : undefined;
