@@ -10,8 +10,8 @@
  * counts only for the share of the window it ran (its `finished_at`), and its pair is left out.
  * Before every window the bulk queue is empty and the worker and s3rver are idle (a cancelled
  * job's queued chunks are skipped one by one). Each window also reports how long the API node and
- * the load generator (this process) waited on the run queue per request (/proc schedstat): the CPU
- * contention the p99 shows.
+ * the load generator (a child process, generator.ts) waited on the run queue per request (/proc
+ * schedstat): the CPU contention the p99 shows.
  */
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -19,7 +19,8 @@ import { waitFor } from '../helpers/wait.js';
 import { processScheduling } from './attribution.js';
 import { itemData, type BulkBench, type ItemsFile, type WorkerPriority } from './bulk-job.js';
 import { pairOrder, settingsInRound, type Pair, type Side } from './bulk-rounds.js';
-import { fixedRateLoad, type FixedRateResult } from './fixed-rate.js';
+import type { FixedRateResult } from './fixed-rate.js';
+import type { LoadGenerator } from './generator.js';
 import { cpuMicros, schedulingOf } from './procs.js';
 
 export interface BesideOptions {
@@ -30,11 +31,13 @@ export interface BesideOptions {
   nices: readonly WorkerPriority[];
   /** The job run beside the load: large enough to outlast a window. */
   job: ItemsFile;
+  /** Sends the load (generator.ts). */
+  generator: LoadGenerator;
 }
 
 interface Window {
   load: FixedRateResult;
-  /** Run-queue wait per request during the window, in µs: the API node's and this process's. */
+  /** Run-queue wait per request during the window, in µs: the API node's and the load generator's. */
   apiWaitMicros: number;
   generatorWaitMicros: number;
 }
@@ -69,7 +72,7 @@ export class BesideRounds {
   ) {}
 
   private load(seconds: number): Promise<FixedRateResult> {
-    return fixedRateLoad({
+    return this.options.generator.run({
       url: `${this.bench.url}/v2/hash`,
       body: JSON.stringify({ data: itemData(0) }),
       apiKey: this.bench.key,
@@ -120,13 +123,13 @@ export class BesideRounds {
   private async window(): Promise<Window> {
     const api = this.bench.cluster.apis[0]!.pid;
     const apiBefore = processScheduling(api).waitNs;
-    const generatorBefore = processScheduling(process.pid).waitNs;
+    const generatorBefore = processScheduling(this.options.generator.pid).waitNs;
     const load = await this.load(this.options.seconds);
     const perRequest = (ns: number): number => ns / 1000 / load.requests;
     return {
       load,
       apiWaitMicros: perRequest(processScheduling(api).waitNs - apiBefore),
-      generatorWaitMicros: perRequest(processScheduling(process.pid).waitNs - generatorBefore),
+      generatorWaitMicros: perRequest(processScheduling(this.options.generator.pid).waitNs - generatorBefore),
     };
   }
 

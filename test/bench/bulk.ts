@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bulk [-- --items N --rate R --seconds S --rounds N --chunk-items N --worker-nice N
- * --beside-nice 19,0 --beside-items N --s3-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk
+ * --beside-nice 19,0 --beside-items N --s3-nice N --generator-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk
  * jobs") on a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js)
  * and bulk workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh
  * PostgreSQL schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON;
@@ -23,10 +23,11 @@
  * service in production, so it runs at nice `--s3-nice` (19): below the API node and the worker
  * it serves, it takes only the CPU they leave (it still answers: a worker waiting on it is idle).
  * Redis and PostgreSQL are the machine's own, not started here, and keep their priority. The load
- * generator of 3. runs in this process at nice 0, as the API node does: lowered, its own delays
- * (which count, since latency runs from each request's due time) would be charged to the service;
- * pinned to a core, it would leave the API node, the worker and s3rver one core. Each window
- * prints how long it and the API node waited on the run queue per request.
+ * generator of 3. stands for clients on other machines: it runs in a process of its own
+ * (generator.ts) at nice `--generator-nice` (-10, where the bench may raise a priority), since its
+ * own waits for a CPU count in each latency (measured from the request's due time) and would be
+ * charged to the service; pinned to a core, it would leave the API node, the worker and s3rver
+ * one core. Each window prints how long it and the API node waited on the run queue per request.
  *
  * A job's wall time runs from its 202 to the job read back completed, after a warm-up job; a
  * worker's CPU is read from /proc/<pid>/stat from before its POST to its completion.
@@ -42,6 +43,7 @@ import { startCluster } from '../helpers/cluster.js';
 import { BesideRounds } from './bulk-beside.js';
 import { BulkBench, DATA_BYTES, writeItems, type JobRun, type WorkerPriority } from './bulk-job.js';
 import { summarisePairs } from './bulk-rounds.js';
+import { LoadGenerator } from './generator.js';
 import { niceValue, ROOT, runPinned } from './procs.js';
 
 const TARGET = { perCpuRatio: 0.8, twoWorkersWall: 0.6, p99Rise: 0.25 };
@@ -61,13 +63,15 @@ interface Options {
   besideItems: number;
   /** The nice value of s3rver. */
   s3Nice: number;
+  /** The nice value of the load generator of 3. (-20 to 19). */
+  generatorNice: number;
   /** Which of the three measurements to run (`--targets 1,3`: an A/B of the first and third only). */
   targets: Set<number>;
 }
 
 const USAGE =
   'usage: bulk.ts [--items N] [--rate R] [--seconds S] [--rounds N] [--chunk-items N] [--worker-nice N] ' +
-  '[--beside-nice 19,0] [--beside-items N] [--s3-nice N] [--targets 1,2,3]';
+  '[--beside-nice 19,0] [--beside-items N] [--s3-nice N] [--generator-nice N] [--targets 1,2,3]';
 
 function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
@@ -98,6 +102,10 @@ function parse(argv: string[]): Options {
     besideNice: (flags.get('beside-nice') ?? '19,0').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
     besideItems: int('beside-items', 2_000_000),
     s3Nice: nice('s3-nice', flags.get('s3-nice') ?? '19'),
+    generatorNice: ((value: number): number => {
+      if (!Number.isInteger(value) || value < -20 || value > 19) throw new Error('--generator-nice takes integers from -20 to 19');
+      return value;
+    })(Number(flags.get('generator-nice') ?? '-10')),
     targets: new Set(
       (flags.get('targets') ?? '1,2,3').split(',').map((t) => {
         if (!['1', '2', '3'].includes(t)) throw new Error('--targets is a comma-separated subset of 1,2,3');
@@ -143,7 +151,7 @@ async function main(): Promise<void> {
   });
   console.log(
     `nice values read from /proc: API node ${niceValue(cluster.apis[0]!.pid)}, s3rver ${cluster.s3Pid === undefined ? '-' : niceValue(cluster.s3Pid)}, ` +
-      `this process (the load generator) ${niceValue(process.pid)}; nothing pinned\n`,
+      `this process ${niceValue(process.pid)}; nothing pinned\n`,
   );
   const bench = new BulkBench(cluster, await cluster.newKey({ plan: 'enterprise' }), warm);
   let allMet = true;
@@ -189,7 +197,14 @@ async function main(): Promise<void> {
       console.log(
         `3. /v2/hash at ${options.rate} req/s, windows of ${options.seconds} s, ${options.rounds} rounds, worker priorities ${options.besideNice.join(', ')}:`,
       );
-      const pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob }).run();
+      const generator = await LoadGenerator.start(options.generatorNice);
+      console.log(`   the load generator (pid ${generator.pid}) runs at nice ${generator.nice} (asked ${options.generatorNice})`);
+      let pairs;
+      try {
+        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator }).run();
+      } finally {
+        generator.stop();
+      }
       options.besideNice.forEach((nice, i) => {
         const s = summarisePairs(pairs.get(nice) ?? []);
         const met = s.medianRise <= TARGET.p99Rise;
