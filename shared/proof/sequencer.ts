@@ -74,7 +74,7 @@ export class Sequencer {
         try {
           outcome = await this.#commit(batch);
         } catch (err) {
-          for (const leaf of batch) leaf.failed(err);
+          for (const leaf of batch) tellFailed(leaf, err);
           continue;
         }
         this.#deliver(batch, outcome);
@@ -121,7 +121,7 @@ export class Sequencer {
       try {
         leaf.placed(index, added ? outcome.checkpoint : undefined);
       } catch (err) {
-        leaf.failed(err);
+        tellFailed(leaf, err);
       }
     }
   }
@@ -156,5 +156,17 @@ export class Sequencer {
     const extension = this.tree.extension(hashes.slice(this.tree.size - from));
     const note = this.hooks.sign(size, extension.root);
     return { checkpoint: { size, root: extension.root, note }, tail: { from, hashes, extension } };
+  }
+}
+
+/**
+ * Tells a leaf its batch failed. A waiter that throws even then is left to its request's deadline:
+ * the other leaves of the batch must still be told, and the flush, background work, must not reject.
+ */
+function tellFailed(leaf: QueuedLeaf, err: unknown): void {
+  try {
+    leaf.failed(err);
+  } catch {
+    // nothing more this leaf can be told
   }
 }
