@@ -151,10 +151,13 @@ export class TransparencyLog {
       waiting.waiter.receipt(this.#receipt(index, waiting.leaf, waiting.record, checkpoint), logKey);
       return;
     }
-    this.receipt(index).then(
-      (receipt) => waiting.waiter.receipt(receipt, logKey),
-      (err: unknown) => waiting.waiter.failed(err),
-    );
+    this.receipt(index)
+      .then(
+        (receipt) => waiting.waiter.receipt(receipt, logKey),
+        (err: unknown) => waiting.waiter.failed(err),
+      )
+      // A waiter that throws even so is left to its request's deadline, as in the sequencer.
+      .catch(() => undefined);
   };
 
   /** Appends a leaf through the shared sequencer; resolves its index once committed. */
