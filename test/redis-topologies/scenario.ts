@@ -148,27 +148,40 @@ export function describeFailover(name: string, start: () => Promise<RedisTopolog
         }
       };
       const lanes = Array.from({ length: 6 }, (_, lane) => loop(lane));
-      await stallFor(1500); // the input: steady load before the kill
-      const killedAt = Date.now();
-      const oldPort = await topo.killMasterOf(prefix);
-      const newPort = await topo.waitForNewMaster(prefix, oldPort);
-      const promotedAt = Date.now();
+      // However the steps below end, the load stops before the cluster does (else its requests
+      // would fail against closed nodes after the test).
+      const stopLoad = async (): Promise<void> => {
+        stop = true;
+        await Promise.allSettled(lanes);
+      };
+      const { killedAt, oldPort, newPort, promotedAt } = await (async () => {
+        await stallFor(1500); // the input: steady load before the kill
+        const killed = Date.now();
+        const old = await topo.killMasterOf(prefix);
+        const promoted = await topo.waitForNewMaster(prefix, old);
+        return { killedAt: killed, oldPort: old, newPort: promoted, promotedAt: Date.now() };
+      })().catch(async (err: unknown) => {
+        await stopLoad();
+        throw err;
+      });
       // Load goes on until both nodes have answered requests sent 2 s after the promotion.
       const goodOn = (node: number): boolean =>
         sent.some((s) => s.node === node && s.startedAt > promotedAt + 2000 && (s.status === 200 || s.status === 202));
-      await waitFor(() => goodOn(0) && goodOn(1), { timeoutMs: 30_000, what: 'both nodes to answer after the promotion' }).finally(() => {
-        if (process.env.DEBUG_FAILOVER)
-          for (const api of c.apis)
-            console.log(
-              api
-                .output()
-                .split('\n')
-                .filter((l) => /failover|redis|"level":[45]0/i.test(l))
-                .slice(-40)
-                .join('\n'),
-            );
-      });
-      stop = true;
+      await waitFor(() => goodOn(0) && goodOn(1), { timeoutMs: 30_000, what: 'both nodes to answer after the promotion' }).finally(
+        async () => {
+          await stopLoad();
+          if (process.env.DEBUG_FAILOVER)
+            for (const api of c.apis)
+              console.log(
+                api
+                  .output()
+                  .split('\n')
+                  .filter((l) => /failover|redis|"level":[45]0/i.test(l))
+                  .slice(-40)
+                  .join('\n'),
+              );
+        },
+      );
       await Promise.all(lanes);
 
       const refused = sent.filter((s) => s.status !== 200 && s.status !== 202);
