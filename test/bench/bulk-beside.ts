@@ -21,7 +21,7 @@ import { itemData, type BulkBench, type ItemsFile, type WorkerPriority } from '.
 import { pairOrder, settingsInRound, type Pair, type Side } from './bulk-rounds.js';
 import type { FixedRateResult } from './fixed-rate.js';
 import type { LoadGenerator } from './generator.js';
-import { cpuMicros, schedulingOf } from './procs.js';
+import { cpuMicros, pinProcess, schedulingOf } from './procs.js';
 
 export interface BesideOptions {
   rate: number;
@@ -33,6 +33,8 @@ export interface BesideOptions {
   job: ItemsFile;
   /** Sends the load (generator.ts). */
   generator: LoadGenerator;
+  /** The core each new worker is pinned to (`--placement split`), or none. */
+  workerCore: number | undefined;
 }
 
 interface Window {
@@ -92,6 +94,7 @@ export class BesideRounds {
   private async pair(round: number, nice: WorkerPriority): Promise<void> {
     await this.bench.startWorkers(1, nice);
     const worker = this.bench.workers[0]!;
+    if (this.options.workerCore !== undefined) pinProcess(worker.pid, this.options.workerCore);
     const windows = new Map<Side, Window>();
     let beside: BesideWindow | undefined;
     try {

@@ -44,7 +44,7 @@ import { BesideRounds } from './bulk-beside.js';
 import { BulkBench, DATA_BYTES, writeItems, type JobRun, type WorkerPriority } from './bulk-job.js';
 import { summarisePairs } from './bulk-rounds.js';
 import { LoadGenerator } from './generator.js';
-import { niceValue, ROOT, runPinned } from './procs.js';
+import { pinProcess, ROOT, runPinned, schedulingOf } from './procs.js';
 
 const TARGET = { perCpuRatio: 0.8, twoWorkersWall: 0.6, p99Rise: 0.25 };
 
@@ -61,8 +61,13 @@ interface Options {
   besideNice: WorkerPriority[];
   /** Items of the job 3. runs beside the load. */
   besideItems: number;
-  /** The nice value of s3rver. */
-  s3Nice: number;
+  /**
+   * `shared`: every process on any core. `split`: the API node and the load generator on core 0,
+   * the worker and s3rver on core 1, as an API host and a bulk-worker host would be.
+   */
+  placement: 'shared' | 'split';
+  /** The nice value of s3rver, or `idle` (SCHED_IDLE). */
+  s3Nice: number | 'idle';
   /** The nice value of the load generator of 3. (-20 to 19). */
   generatorNice: number;
   /** Which of the three measurements to run (`--targets 1,3`: an A/B of the first and third only). */
@@ -71,7 +76,7 @@ interface Options {
 
 const USAGE =
   'usage: bulk.ts [--items N] [--rate R] [--seconds S] [--rounds N] [--chunk-items N] [--worker-nice N] ' +
-  '[--beside-nice 19,0] [--beside-items N] [--s3-nice N] [--generator-nice N] [--targets 1,2,3]';
+  '[--beside-nice 19,0] [--beside-items N] [--placement shared|split] [--s3-nice N|idle] [--generator-nice N] [--targets 1,2,3]';
 
 function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
@@ -101,7 +106,11 @@ function parse(argv: string[]): Options {
     workerNice: nice('worker-nice', flags.get('worker-nice') ?? '0'),
     besideNice: (flags.get('beside-nice') ?? '19,0').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
     besideItems: int('beside-items', 2_000_000),
-    s3Nice: nice('s3-nice', flags.get('s3-nice') ?? '19'),
+    placement: ((value: string): 'shared' | 'split' => {
+      if (value !== 'shared' && value !== 'split') throw new Error('--placement takes shared or split');
+      return value;
+    })(flags.get('placement') ?? 'shared'),
+    s3Nice: ((value: string): number | 'idle' => (value === 'idle' ? 'idle' : nice('s3-nice', value)))(flags.get('s3-nice') ?? 'idle'),
     generatorNice: ((value: number): number => {
       if (!Number.isInteger(value) || value < -20 || value > 19) throw new Error('--generator-nice takes integers from -20 to 19');
       return value;
@@ -149,9 +158,15 @@ async function main(): Promise<void> {
       ...(options.chunkItems ? { BULK_CHUNK_ITEMS: String(options.chunkItems) } : {}),
     },
   });
+  const split = options.placement === 'split';
+  if (split) {
+    pinProcess(cluster.apis[0]!.pid, 0);
+    if (cluster.s3Pid !== undefined) pinProcess(cluster.s3Pid, 1);
+  }
   console.log(
-    `nice values read from /proc: API node ${niceValue(cluster.apis[0]!.pid)}, s3rver ${cluster.s3Pid === undefined ? '-' : niceValue(cluster.s3Pid)}, ` +
-      `this process ${niceValue(process.pid)}; nothing pinned\n`,
+    `read from /proc: API node ${schedulingOf(cluster.apis[0]!.pid)}, s3rver ${cluster.s3Pid === undefined ? '-' : schedulingOf(cluster.s3Pid)}, ` +
+      `this process ${schedulingOf(process.pid)}; ` +
+      (split ? 'API node and load generator on core 0, worker and s3rver on core 1 (the workers of 3. only)\n' : 'nothing pinned\n'),
   );
   const bench = new BulkBench(cluster, await cluster.newKey({ plan: 'enterprise' }), warm);
   let allMet = true;
@@ -198,10 +213,11 @@ async function main(): Promise<void> {
         `3. /v2/hash at ${options.rate} req/s, windows of ${options.seconds} s, ${options.rounds} rounds, worker priorities ${options.besideNice.join(', ')}:`,
       );
       const generator = await LoadGenerator.start(options.generatorNice);
+      if (split) pinProcess(generator.pid, 0);
       console.log(`   the load generator (pid ${generator.pid}) runs at nice ${generator.nice} (asked ${options.generatorNice})`);
       let pairs;
       try {
-        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator }).run();
+        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator, workerCore: split ? 1 : undefined }).run();
       } finally {
         generator.stop();
       }

@@ -220,6 +220,15 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * Moves every thread of a running process onto `core` (`taskset -a -c -p`); threads it starts later
+ * inherit the mask. For a bench that places processes after they start (bulk.ts `--placement split`).
+ */
+export function pinProcess(pid: number, core: number): void {
+  if (!TASKSET) throw new Error('pinning needs taskset (util-linux) and two cores');
+  execFileSync(TASKSET, ['-a', '-c', '-p', String(core), String(pid)], { stdio: 'ignore' });
+}
+
 /** Runs a program pinned to the core of `role`; resolves with its stdout, rejects on a non-zero exit. */
 export async function runPinned(
   role: Core,

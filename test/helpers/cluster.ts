@@ -54,10 +54,10 @@ export interface ClusterOptions {
   /** Reach the started s3rver through the endpoint this returns (fault tests put a TCP proxy in between). */
   s3Via?: (s3rverEndpoint: string) => Promise<string>;
   /**
-   * Start s3rver at this nice value: a bench puts the stand-in for a remote S3 below the processes
-   * it measures (test/bench/bulk.ts).
+   * Start s3rver at this nice value, or under SCHED_IDLE (`idle`): a bench puts the stand-in for a
+   * remote S3 below the processes it measures (test/bench/bulk.ts).
    */
-  s3Nice?: number;
+  s3Nice?: number | 'idle';
 }
 
 function listFiles(dir: string): string[] {
@@ -83,7 +83,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       's3rver',
       [path.join(import.meta.dirname, 'fixtures', 's3rver.mjs'), s3Directory, S3_BUCKET],
       {},
-      { nice: options.s3Nice },
+      options.s3Nice === 'idle' ? { schedIdle: true } : { nice: options.s3Nice },
     );
     const endpoint = (await s3.waitFor(/listening on (http:\/\/\S+)/))[1]!;
     return options.s3Via ? options.s3Via(endpoint) : endpoint;
