@@ -123,7 +123,8 @@ const envSchema = z.object({
    * The nice value (0-19) a worker serving the `bulk` queue lowers its process to at start, so an
    * API node on the same host keeps the CPU when both want it (docs/decisions.md "Bulk jobs").
    */
-  WORKER_BULK_NICE: int(0).max(19).default(0),
+  // A nice value, or `idle` for SCHED_IDLE (workers/bulk/priority.ts).
+  WORKER_BULK_NICE: z.union([z.literal('idle'), int(0).max(19)], { error: 'a nice value from 0 to 19, or idle' }).default(0),
   WORKER_QUEUES: z.string().default('hash,batch,file,url,stream'),
   WORKER_CONCURRENCY: int(1).default(4),
   /** A job's lock lasts this long without renewal; a killed worker's job is taken over after it. */

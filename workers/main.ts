@@ -26,7 +26,7 @@ import type { BulkStore } from '../shared/bulk/store.js';
 import { openSecretBox } from '../shared/webhooks/secrets-key.js';
 import { startBulkWorker } from './bulk/pool.js';
 import { createChunkProcessor } from './bulk/process.js';
-import { lowerPriority } from './bulk/priority.js';
+import { applyBulkPriority } from './bulk/priority.js';
 import { startFailureText } from '../shared/start-failure.js';
 
 function parseQueues(value: string): QueueName[] {
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   assertMetricsBinding(config.METRICS_HOST, config.METRICS_TOKEN);
   const logger = createLogger(config.LOG_LEVEL);
   // Before any work: a bulk worker sharing a host with an API node yields the CPU to it (docs/decisions.md "Bulk jobs").
-  if (config.WORKER_BULK && config.WORKER_BULK_NICE > 0) lowerPriority(config.WORKER_BULK_NICE, logger);
+  if (config.WORKER_BULK) applyBulkPriority(config.WORKER_BULK_NICE, logger);
   void checkRedisAtStart(redis, logger);
   const blobs = await openBlobStore(config, logger);
   const metrics = processMetrics();

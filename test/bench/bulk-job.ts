@@ -46,8 +46,8 @@ export interface BulkStatus {
 }
 
 /**
- * A bulk worker's CPU priority: its WORKER_BULK_NICE (0-19), or `idle`: started under SCHED_IDLE
- * (`chrt --idle 0`, what systemd's CPUSchedulingPolicy=idle does) at WORKER_BULK_NICE 0.
+ * A bulk worker's CPU priority: its WORKER_BULK_NICE, a nice value (0-19) or `idle` (SCHED_IDLE,
+ * which the worker sets on itself at start: workers/bulk/priority.ts).
  */
 export type WorkerPriority = number | 'idle';
 
@@ -122,9 +122,8 @@ export class BulkBench {
           {
             ...this.cluster.env,
             WORKER_BULK: 'true',
-            WORKER_BULK_NICE: String(priority === 'idle' ? 0 : priority),
+            WORKER_BULK_NICE: String(priority),
           },
-          { schedIdle: priority === 'idle' },
         ),
       );
     await Promise.all(this.workers.map((w) => w.waitFor(/worker ready/)));

@@ -48,6 +48,9 @@ import { pinProcess, ROOT, runPinned, schedulingOf } from './procs.js';
 
 const TARGET = { perCpuRatio: 0.8, twoWorkersWall: 0.6, p99Rise: 0.25 };
 
+const PLACEMENTS = ['shared', 'apart', 'split'] as const;
+type Placement = (typeof PLACEMENTS)[number];
+
 interface Options {
   items: number;
   rate: number;
@@ -62,10 +65,12 @@ interface Options {
   /** Items of the job 3. runs beside the load. */
   besideItems: number;
   /**
-   * `shared`: every process on any core. `split`: the API node and the load generator on core 0,
-   * the worker and s3rver on core 1, as an API host and a bulk-worker host would be.
+   * `shared`: every process on any core. `apart`: the worker and s3rver on core 1, the API node and
+   * the load generator on any (a host's bulk workers confined to cores of their own: taskset,
+   * systemd's CPUAffinity, compose's cpuset). `split`: besides, the API node and the load generator
+   * on core 0, as an API host and a bulk-worker host would be.
    */
-  placement: 'shared' | 'split';
+  placement: Placement;
   /** The nice value of s3rver, or `idle` (SCHED_IDLE). */
   s3Nice: number | 'idle';
   /** The nice value of the load generator of 3. (-20 to 19). */
@@ -76,7 +81,7 @@ interface Options {
 
 const USAGE =
   'usage: bulk.ts [--items N] [--rate R] [--seconds S] [--rounds N] [--chunk-items N] [--worker-nice N] ' +
-  '[--beside-nice 19,0] [--beside-items N] [--placement shared|split] [--s3-nice N|idle] [--generator-nice N] [--targets 1,2,3]';
+  '[--beside-nice 19,0] [--beside-items N] [--placement shared|apart|split] [--s3-nice N|idle] [--generator-nice N] [--targets 1,2,3]';
 
 function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
@@ -106,9 +111,9 @@ function parse(argv: string[]): Options {
     workerNice: nice('worker-nice', flags.get('worker-nice') ?? '0'),
     besideNice: (flags.get('beside-nice') ?? '19,0').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
     besideItems: int('beside-items', 2_000_000),
-    placement: ((value: string): 'shared' | 'split' => {
-      if (value !== 'shared' && value !== 'split') throw new Error('--placement takes shared or split');
-      return value;
+    placement: ((value: string): Placement => {
+      if (!(PLACEMENTS as readonly string[]).includes(value)) throw new Error(`--placement takes ${PLACEMENTS.join(', ')}`);
+      return value as Placement;
     })(flags.get('placement') ?? 'shared'),
     s3Nice: ((value: string): number | 'idle' => (value === 'idle' ? 'idle' : nice('s3-nice', value)))(flags.get('s3-nice') ?? 'idle'),
     generatorNice: ((value: number): number => {
@@ -159,14 +164,14 @@ async function main(): Promise<void> {
     },
   });
   const split = options.placement === 'split';
-  if (split) {
-    pinProcess(cluster.apis[0]!.pid, 0);
-    if (cluster.s3Pid !== undefined) pinProcess(cluster.s3Pid, 1);
-  }
+  const bulkCore = options.placement === 'shared' ? undefined : 1;
+  if (split) pinProcess(cluster.apis[0]!.pid, 0);
+  if (bulkCore !== undefined && cluster.s3Pid !== undefined) pinProcess(cluster.s3Pid, bulkCore);
   console.log(
     `read from /proc: API node ${schedulingOf(cluster.apis[0]!.pid)}, s3rver ${cluster.s3Pid === undefined ? '-' : schedulingOf(cluster.s3Pid)}, ` +
       `this process ${schedulingOf(process.pid)}; ` +
-      (split ? 'API node and load generator on core 0, worker and s3rver on core 1 (the workers of 3. only)\n' : 'nothing pinned\n'),
+      `${split ? 'API node and load generator on core 0, ' : ''}` +
+      `${bulkCore === undefined ? 'nothing pinned' : `s3rver and the workers of 3. on core ${bulkCore}`}\n`,
   );
   const bench = new BulkBench(cluster, await cluster.newKey({ plan: 'enterprise' }), warm);
   let allMet = true;
@@ -217,7 +222,7 @@ async function main(): Promise<void> {
       console.log(`   the load generator (pid ${generator.pid}) runs at nice ${generator.nice} (asked ${options.generatorNice})`);
       let pairs;
       try {
-        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator, workerCore: split ? 1 : undefined }).run();
+        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator, workerCore: bulkCore }).run();
       } finally {
         generator.stop();
       }
