@@ -41,6 +41,11 @@ interface Window {
   load: FixedRateResult;
   /** Run-queue wait per request during the window, in µs: the API node's and the load generator's. */
   apiWaitMicros: number;
+  /**
+   * The API node's time on a CPU per request, in µs: rising beside the job with no more work to do,
+   * it tells of a core slowed by its neighbour (a shared cache, or vCPUs sharing a physical core).
+   */
+  apiRunMicros: number;
   generatorWaitMicros: number;
 }
 
@@ -105,7 +110,7 @@ export class BesideRounds {
         const w = windows.get(side)!;
         console.log(
           `   round ${round + 1}, worker ${schedulingOf(worker.pid)}, ${side}: p99 ${w.load.p99Ms.toFixed(2)} ms, p50 ${w.load.p50Ms.toFixed(2)} ms, ` +
-            `${w.load.errors} errors; run-queue wait per request: API node ${w.apiWaitMicros.toFixed(0)} µs, load generator ${w.generatorWaitMicros.toFixed(0)} µs` +
+            `${w.load.errors} errors; per request: API node on a CPU ${w.apiRunMicros.toFixed(0)} µs, waiting for one ${w.apiWaitMicros.toFixed(0)} µs, load generator waiting ${w.generatorWaitMicros.toFixed(0)} µs` +
             (side === 'beside' && beside !== undefined
               ? `; the job ran ${(beside.overlap * 100).toFixed(0)} % of the window, worker ${beside.workerCores.toFixed(2)} cores, ${beside.itemsPerSecond.toFixed(0)} items/s (POST to 202 ${beside.submitSeconds.toFixed(1)} s, to a first chunk ${beside.firstChunkSeconds.toFixed(1)} s)`
               : '') +
@@ -125,13 +130,15 @@ export class BesideRounds {
   /** One window of the load, with the run-queue waits it saw. */
   private async window(): Promise<Window> {
     const api = this.bench.cluster.apis[0]!.pid;
-    const apiBefore = processScheduling(api).waitNs;
+    const apiBefore = processScheduling(api);
     const generatorBefore = processScheduling(this.options.generator.pid).waitNs;
     const load = await this.load(this.options.seconds);
     const perRequest = (ns: number): number => ns / 1000 / load.requests;
+    const apiAfter = processScheduling(api);
     return {
       load,
-      apiWaitMicros: perRequest(processScheduling(api).waitNs - apiBefore),
+      apiWaitMicros: perRequest(apiAfter.waitNs - apiBefore.waitNs),
+      apiRunMicros: perRequest(apiAfter.runNs - apiBefore.runNs),
       generatorWaitMicros: perRequest(processScheduling(this.options.generator.pid).waitNs - generatorBefore),
     };
   }

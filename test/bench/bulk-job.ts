@@ -116,15 +116,11 @@ export class BulkBench {
     const entry = path.join(ROOT, 'dist', 'worker.js');
     while (this.workers.length < count)
       this.workers.push(
-        spawnNode(
-          'worker',
-          [...flags, '--enable-source-maps', entry],
-          {
-            ...this.cluster.env,
-            WORKER_BULK: 'true',
-            WORKER_BULK_NICE: String(priority),
-          },
-        ),
+        spawnNode('worker', [...flags, '--enable-source-maps', entry], {
+          ...this.cluster.env,
+          WORKER_BULK: 'true',
+          WORKER_BULK_NICE: String(priority),
+        }),
       );
     await Promise.all(this.workers.map((w) => w.waitFor(/worker ready/)));
     await this.completed(await this.submit(this.warm.file), this.warm.items);

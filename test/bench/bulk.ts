@@ -1,6 +1,6 @@
 /**
  * `npm run bench:bulk [-- --items N --rate R --seconds S --rounds N --chunk-items N --worker-nice N
- * --beside-nice 19,0 --beside-items N --s3-nice N --generator-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk
+ * --beside-nice idle,19 --beside-items N --placement P --s3-nice N --generator-nice N --targets 1,2,3]`: bulk jobs (docs/api.md "Bulk
  * jobs") on a distributed set as test/bulk/distributed.test.ts runs it: an API node (dist/api.js)
  * and bulk workers (dist/worker.js) on the machine's Redis under a fresh QUEUE_PREFIX, a fresh
  * PostgreSQL schema, s3rver for the blobs. N items of 64 bytes (default 1,000,000) as NDJSON;
@@ -12,22 +12,26 @@
  *      the CPU-seconds are printed beside it so a shared machine's figure can be judged);
  *   3. /v2/hash p99 at a fixed rate rises ≤ 25 % while a bulk job runs beside it, on the median of
  *      `--rounds` (5) alone/beside pairs in ABBA order (test/bench/bulk-rounds.ts says why the
- *      median of per-pair rises), with the worker at each `--beside-nice` value (19,0); the verdict
- *      is the first one's: 19, the setting README "Running distributed" gives a worker that shares
- *      its host with an API node (`idle`: the worker under SCHED_IDLE, `chrt --idle 0`). The job
- *      beside the load has `--beside-items` (2,000,000) items so it outlasts each window and is
- *      cancelled after it (test/bench/bulk-beside.ts). A round of two settings takes about 70 s
- *      here, most of it the POST of that job (15–35 s each on 2 shared cores).
+ *      median of per-pair rises), with the worker at each `--beside-nice` value (idle,19: its
+ *      WORKER_BULK_NICE); the verdict is the first one's, `idle`, the setting README "Running
+ *      distributed" gives a bulk worker that shares its host with an API node. The job beside the
+ *      load has `--beside-items` (3,000,000) items so it outlasts each window and is cancelled
+ *      after it (test/bench/bulk-beside.ts). A round of two settings takes about 70 s here, most
+ *      of it the POST of that job.
  *
- * Placement. Everything shares the machine's cores, unpinned. s3rver stands in for S3, a remote
- * service in production, so it runs at nice `--s3-nice` (19): below the API node and the worker
- * it serves, it takes only the CPU they leave (it still answers: a worker waiting on it is idle).
- * Redis and PostgreSQL are the machine's own, not started here, and keep their priority. The load
- * generator of 3. stands for clients on other machines: it runs in a process of its own
- * (generator.ts) at nice `--generator-nice` (-10, where the bench may raise a priority), since its
- * own waits for a CPU count in each latency (measured from the request's due time) and would be
- * charged to the service; pinned to a core, it would leave the API node, the worker and s3rver
- * one core. Each window prints how long it and the API node waited on the run queue per request.
+ * Placement of 3. (`--placement`). `split` (the default): the worker and s3rver on core 1, the API
+ * node and the load generator on core 0, as far as one machine can stand for bulk workers on hosts
+ * of their own (README "Running distributed"). `apart`: the worker and s3rver on core 1, the rest
+ * on any core (bulk workers confined to cores of their own on a shared host). `shared`: every
+ * process on any core. s3rver stands in for
+ * S3, a remote service in production, so it runs under SCHED_IDLE (`--s3-nice idle`, or a nice
+ * value): it takes only the CPU the processes measured leave (it still answers: a worker waiting on
+ * it is idle). Redis and PostgreSQL are the machine's own, not started here, and keep their
+ * priority. The load generator of 3. stands for clients on other machines: it runs in a process of
+ * its own (generator.ts) at nice `--generator-nice` (-10, where the bench may raise a priority),
+ * since its own waits for a CPU count in each latency (measured from the request's due time) and
+ * would be charged to the service. Each window prints how long it and the API node waited on the
+ * run queue per request.
  *
  * A job's wall time runs from its 202 to the job read back completed, after a warm-up job; a
  * worker's CPU is read from /proc/<pid>/stat from before its POST to its completion.
@@ -81,7 +85,7 @@ interface Options {
 
 const USAGE =
   'usage: bulk.ts [--items N] [--rate R] [--seconds S] [--rounds N] [--chunk-items N] [--worker-nice N] ' +
-  '[--beside-nice 19,0] [--beside-items N] [--placement shared|apart|split] [--s3-nice N|idle] [--generator-nice N] [--targets 1,2,3]';
+  '[--beside-nice idle,19] [--beside-items N] [--placement split|apart|shared] [--s3-nice N|idle] [--generator-nice N] [--targets 1,2,3]';
 
 function parse(argv: string[]): Options {
   const flags = new Map<string, string>();
@@ -109,12 +113,12 @@ function parse(argv: string[]): Options {
     // BULK_CHUNK_ITEMS of the API node, to try another (the service's default otherwise).
     chunkItems: flags.has('chunk-items') ? int('chunk-items', 1) : undefined,
     workerNice: nice('worker-nice', flags.get('worker-nice') ?? '0'),
-    besideNice: (flags.get('beside-nice') ?? '19,0').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
-    besideItems: int('beside-items', 2_000_000),
+    besideNice: (flags.get('beside-nice') ?? 'idle,19').split(',').map((v) => (v === 'idle' ? 'idle' : nice('beside-nice', v))),
+    besideItems: int('beside-items', 3_000_000),
     placement: ((value: string): Placement => {
       if (!(PLACEMENTS as readonly string[]).includes(value)) throw new Error(`--placement takes ${PLACEMENTS.join(', ')}`);
       return value as Placement;
-    })(flags.get('placement') ?? 'shared'),
+    })(flags.get('placement') ?? 'split'),
     s3Nice: ((value: string): number | 'idle' => (value === 'idle' ? 'idle' : nice('s3-nice', value)))(flags.get('s3-nice') ?? 'idle'),
     generatorNice: ((value: number): number => {
       if (!Number.isInteger(value) || value < -20 || value > 19) throw new Error('--generator-nice takes integers from -20 to 19');
@@ -222,7 +226,13 @@ async function main(): Promise<void> {
       console.log(`   the load generator (pid ${generator.pid}) runs at nice ${generator.nice} (asked ${options.generatorNice})`);
       let pairs;
       try {
-        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator, workerCore: bulkCore }).run();
+        pairs = await new BesideRounds(bench, {
+          ...options,
+          nices: options.besideNice,
+          job: besideJob,
+          generator,
+          workerCore: bulkCore,
+        }).run();
       } finally {
         generator.stop();
       }

@@ -22,7 +22,10 @@ interface ThreadScheduling {
  * Each thread's scheduling, as /proc reports it, in a child that applied `priority`, once before
  * and once after it started a worker thread (a thread born after the call inherits its policy).
  */
-function threadsAfter(priority: number | 'idle', env: NodeJS.ProcessEnv = process.env): { before: ThreadScheduling[]; after: ThreadScheduling[] } {
+function threadsAfter(
+  priority: number | 'idle',
+  env: NodeJS.ProcessEnv = process.env,
+): { before: ThreadScheduling[]; after: ThreadScheduling[] } {
   const script = [
     "import fs from 'node:fs';",
     "import { Worker } from 'node:worker_threads';",
@@ -37,7 +40,11 @@ function threadsAfter(priority: number | 'idle', env: NodeJS.ProcessEnv = proces
     "const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });",
     "worker.on('online', () => { console.log(JSON.stringify({ before, after: read() })); void worker.terminate(); });",
   ].join('\n');
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', env });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env,
+  });
   return JSON.parse(out.trim().split('\n').at(-1)!) as { before: ThreadScheduling[]; after: ThreadScheduling[] };
 }
 
