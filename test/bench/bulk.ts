@@ -217,7 +217,13 @@ async function main(): Promise<void> {
       console.log(`   the load generator (pid ${generator.pid}) runs at nice ${generator.nice} (asked ${options.generatorNice})`);
       let pairs;
       try {
-        pairs = await new BesideRounds(bench, { ...options, nices: options.besideNice, job: besideJob, generator, workerCore: split ? 1 : undefined }).run();
+        pairs = await new BesideRounds(bench, {
+          ...options,
+          nices: options.besideNice,
+          job: besideJob,
+          generator,
+          workerCore: split ? 1 : undefined,
+        }).run();
       } finally {
         generator.stop();
       }
