@@ -12,8 +12,9 @@ import { checkUrl, parseUrl } from '../../shared/net/url-policy.js';
 import { resolveTimeoutMs } from '../../shared/net/url-timeout.js';
 import type { ApiDeps, BulkDeps } from '../deps.js';
 import { ChunkWriter } from '../uploads/bulk-chunk-writer.js';
-import { parseItemLine } from '../uploads/bulk-items.js';
-import { ndjsonLines } from '../uploads/ndjson-lines.js';
+import { BulkItemIntake } from '../uploads/bulk-item-intake.js';
+import { ChunkLineBatch } from '../uploads/chunk-line-batch.js';
+import { NdjsonSplitter } from '../uploads/ndjson-splitter.js';
 import type { z } from '../schemas/common.js';
 import type { BulkS3Request, BulkUrlsRequest } from '../schemas/bulk.js';
 
@@ -71,24 +72,28 @@ async function createJob(
   return (await bulk.store.get(id)) ?? opened;
 }
 
-/** An application/x-ndjson body of items, streamed into chunks as it arrives. */
+/**
+ * An application/x-ndjson body of items, streamed into chunks as it arrives: each piece of the
+ * body is cut into lines and turned into chunk lines at once, then written (docs/decisions.md "Bulk jobs").
+ */
 export function createItemsJob(deps: Deps, principal: Principal, body: Readable): Promise<BulkRecord> {
   const limits = BULK_PLAN_LIMITS[principal.plan];
   return createJob(deps, principal, 'items', deps.config.BULK_CHUNK_ITEMS, async (writer) => {
-    let lineNumber = 0;
-    let bytes = 0;
+    const batch = new ChunkLineBatch();
+    const intake = new BulkItemIntake(limits, batch);
     // The body carries the items' JSON around their data: allow it twice the data limit.
-    for await (const line of ndjsonLines(body, { maxLineBytes: MAX_LINE_BYTES, maxBodyBytes: 2 * limits.maxBytes + MAX_LINE_BYTES })) {
-      lineNumber++;
-      if (line.trim().length === 0) continue;
-      const { item, bytes: itemBytes } = parseItemLine(line, lineNumber);
-      bytes += itemBytes;
-      if (writer.total >= limits.maxItems)
-        throw new ServiceError('PAYLOAD_TOO_LARGE', { details: `the plan allows ${limits.maxItems} items in a bulk job` });
-      if (bytes > limits.maxBytes)
-        throw new ServiceError('PAYLOAD_TOO_LARGE', { details: `the plan allows ${limits.maxBytes} bytes of item data in a bulk job` });
-      await writer.add(JSON.stringify(item));
+    const splitter = new NdjsonSplitter(
+      { maxLineBytes: MAX_LINE_BYTES, maxBodyBytes: 2 * limits.maxBytes + MAX_LINE_BYTES },
+      (bytes, start, end) => intake.line(bytes, start, end),
+    );
+    for await (const piece of body as AsyncIterable<Buffer>) {
+      splitter.push(piece);
+      const { bytes, ends } = batch.take();
+      await writer.addLines(bytes, ends);
     }
+    splitter.end();
+    const { bytes, ends } = batch.take();
+    await writer.addLines(bytes, ends);
   });
 }
 

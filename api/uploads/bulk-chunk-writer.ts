@@ -32,6 +32,25 @@ export class ChunkWriter {
     if (chunk.lines >= this.chunkItems) await this.seal();
   }
 
+  /**
+   * Lines already joined (`bytes`, each ending at its offset in `ends`, newline included): written
+   * a chunk's share at a time, so a body's piece costs one write per chunk it reaches, not one per line.
+   */
+  async addLines(bytes: Buffer, ends: readonly number[]): Promise<void> {
+    let from = 0;
+    for (let line = 0; line < ends.length;) {
+      const chunk = this.current ?? this.open();
+      const taken = Math.min(ends.length - line, this.chunkItems - chunk.lines);
+      line += taken;
+      const to = ends[line - 1]!;
+      this.total += taken;
+      chunk.lines += taken;
+      if (!chunk.stream.write(bytes.subarray(from, to))) await once(chunk.stream, 'drain');
+      from = to;
+      if (chunk.lines >= this.chunkItems) await this.seal();
+    }
+  }
+
   /** Every chunk stored: how many. */
   async finish(): Promise<number> {
     await this.seal();
