@@ -3,7 +3,7 @@
  * node, no worker, s3rver under SCHED_IDLE; each round POSTs the same generated body and prints
  * the seconds from POST to 202 and the node's CPU-seconds per million items, then cancels the job.
  *
- *   npx tsx test/bench/bulk-submit.ts [--items 2000000] [--rounds 2] [--dist dist,.dist-before] [--cpu-prof DIR]
+ *   npm run bench:bulk-submit [-- --items 2000000 --rounds 2 --dist dist,.dist-before --cpu-prof DIR]
  *
  * `--dist` lists builds to alternate (each round runs them in turn, reversing the order every
  * round: A B, B A, …); `--cpu-prof` writes each node's V8 CPU profile into DIR.
