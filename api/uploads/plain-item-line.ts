@@ -8,21 +8,19 @@
  * (docs/decisions.md "Bulk jobs").
  */
 import { isUtf8 } from 'node:buffer';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  DATA_OPEN,
+  ENCODING_OPEN,
+  encodingNamed,
+  ID_OPEN,
+  matches,
+  QUOTE,
+} from '../../shared/bulk/item-line-bytes.js';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CLOSE_BRACE = 0x7d;
 const EQUALS = 0x3d;
 const MAX_ID_CHARACTERS = 256;
-
-const ID_OPEN = Buffer.from('{"id":"', 'latin1');
-const DATA_OPEN = Buffer.from('","data":"', 'latin1');
-const ENCODING_OPEN = Buffer.from('","encoding":"', 'latin1');
-const ENCODINGS = [
-  ['utf8', Buffer.from('utf8', 'latin1')],
-  ['hex', Buffer.from('hex', 'latin1')],
-  ['base64', Buffer.from('base64', 'latin1')],
-] as const;
 
 /** What the last line scanned holds (one object, reused for every line). */
 export class PlainItemLine {
@@ -49,9 +47,8 @@ export class PlainItemLine {
     }
     if (!matches(input, dataEnd, end, ENCODING_OPEN)) return false;
     const encodingStart = dataEnd + ENCODING_OPEN.length;
-    const length = end - 2 - encodingStart;
     if (input[end - 2] !== QUOTE || input[end - 1] !== CLOSE_BRACE) return false;
-    const encoding = ENCODINGS.find(([, name]) => name.length === length && matches(input, encodingStart, end - 2, name))?.[0];
+    const encoding = encodingNamed(input, encodingStart, end - 2);
     if (encoding === undefined) return false;
     this.hasEncoding = true;
     if (encoding === 'utf8') this.bytes = dataEnd - dataStart;
@@ -79,13 +76,6 @@ export class PlainItemLine {
     }
     return -1;
   }
-}
-
-/** Whether `input[at, end)` starts with `expected`. */
-function matches(input: Buffer, at: number, end: number, expected: Buffer): boolean {
-  if (end - at < expected.length) return false;
-  for (let i = 0; i < expected.length; i++) if (input[at + i] !== expected[i]) return false;
-  return true;
 }
 
 /** `Buffer.byteLength(text, 'base64')` of ASCII text: three bytes per four characters, up to two `=` at the end not counted. */

@@ -7,22 +7,17 @@
  * JSON.stringify writes for it. Any other line (an escape, another key order, a field more) is
  * not this shape, and the caller JSON.parses it as before (docs/decisions.md "Bulk jobs").
  */
-import type { ChunkInputLine } from '../../shared/bulk/model.js';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CLOSE_BRACE = 0x7d;
-
-const ID_OPEN = Buffer.from('{"id":"', 'latin1');
-const DATA_OPEN = Buffer.from('","data":"', 'latin1');
-const ENCODING_OPEN = Buffer.from('","encoding":"', 'latin1');
-const ENCODINGS = [
-  ['utf8', Buffer.from('utf8', 'latin1')],
-  ['hex', Buffer.from('hex', 'latin1')],
-  ['base64', Buffer.from('base64', 'latin1')],
-] as const;
-
-type Encoding = NonNullable<ChunkInputLine['encoding']>;
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  DATA_OPEN,
+  ENCODING_OPEN,
+  encodingNamed,
+  ID_OPEN,
+  matches,
+  QUOTE,
+  type ItemEncoding,
+} from '../../shared/bulk/item-line-bytes.js';
 
 /** Where the fields of the last line scanned lie in the input (one object, reused for every line). */
 export class ItemCursor {
@@ -30,7 +25,7 @@ export class ItemCursor {
   idEnd = 0;
   dataStart = 0;
   dataEnd = 0;
-  encoding: Encoding = 'utf8';
+  encoding: ItemEncoding = 'utf8';
 
   /** Reads `input[start, end)`; false when the line is not the plain shape above. */
   scan(input: Buffer, start: number, end: number): boolean {
@@ -50,21 +45,11 @@ export class ItemCursor {
     const encodingStart = this.dataEnd + ENCODING_OPEN.length;
     const encodingEnd = plainStringEnd(input, encodingStart, end);
     if (encodingEnd < 0 || encodingEnd + 2 !== end || input[encodingEnd + 1] !== CLOSE_BRACE) return false;
-    for (const [name, bytes] of ENCODINGS) {
-      if (encodingEnd - encodingStart === bytes.length && matches(input, encodingStart, encodingEnd, bytes)) {
-        this.encoding = name;
-        return true;
-      }
-    }
-    return false;
+    const encoding = encodingNamed(input, encodingStart, encodingEnd);
+    if (encoding === undefined) return false;
+    this.encoding = encoding;
+    return true;
   }
-}
-
-/** Whether `input[at, end)` starts with `expected`. */
-function matches(input: Buffer, at: number, end: number, expected: Buffer): boolean {
-  if (end - at < expected.length) return false;
-  for (let i = 0; i < expected.length; i++) if (input[at + i] !== expected[i]) return false;
-  return true;
 }
 
 /** The closing quote of a string starting at `from`, or -1 if an escape or control character comes first. */
