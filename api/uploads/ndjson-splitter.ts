@@ -12,9 +12,13 @@ const NEWLINE = 0x0a;
 export type LineSink = (bytes: Buffer, start: number, end: number) => void;
 
 export class NdjsonSplitter {
-  private tail: Buffer[] = [];
+  /** The unfinished line: `tail[0, tailBytes)`, one buffer grown as pieces arrive. */
+  private tail = Buffer.alloc(0);
   private tailBytes = 0;
   private received = 0;
+  /** Counts the unfinished line's characters once it passes the bound in bytes (checkTail). */
+  private tailDecoder: StringDecoder | undefined;
+  private tailCharacters = 0;
 
   constructor(
     private readonly limits: { maxLineBytes: number; maxBodyBytes: number },
@@ -29,9 +33,8 @@ export class NdjsonSplitter {
     let start = 0;
     let end = piece.indexOf(NEWLINE);
     if (end !== -1 && this.tailBytes > 0) {
-      const line = Buffer.concat([...this.tail, piece.subarray(0, end)]);
-      this.tail = [];
-      this.tailBytes = 0;
+      const line = Buffer.concat([this.tail.subarray(0, this.tailBytes), piece.subarray(0, end)]);
+      this.clearTail();
       this.onLine(line, 0, line.length);
       start = end + 1;
       end = piece.indexOf(NEWLINE, start);
@@ -42,30 +45,49 @@ export class NdjsonSplitter {
     }
     if (start < piece.length) {
       // A copy: the stream may hand out views of a buffer it reuses.
-      this.tail.push(Buffer.from(piece.subarray(start)));
-      this.tailBytes += piece.length - start;
-      this.checkTail();
+      const rest = piece.subarray(start);
+      this.appendTail(rest);
+      this.checkTail(rest);
     }
   }
 
   /** The body ended: a last line without its newline is a line too. */
   end(): void {
     if (this.tailBytes === 0) return;
-    const line = Buffer.concat(this.tail);
-    this.tail = [];
-    this.tailBytes = 0;
+    const line = Buffer.from(this.tail.subarray(0, this.tailBytes));
+    this.clearTail();
     this.onLine(line, 0, line.length);
+  }
+
+  private appendTail(rest: Buffer): void {
+    if (this.tailBytes + rest.length > this.tail.length) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * this.tail.length, this.tailBytes + rest.length, 256));
+      this.tail.copy(grown, 0, 0, this.tailBytes);
+      this.tail = grown;
+    }
+    this.tailBytes += rest.copy(this.tail, this.tailBytes);
+  }
+
+  private clearTail(): void {
+    this.tail = Buffer.alloc(0);
+    this.tailBytes = 0;
+    this.tailDecoder = undefined;
+    this.tailCharacters = 0;
   }
 
   /**
    * The bound counts the characters the unfinished line decodes to (an incomplete last sequence
    * not yet counted), as the line reader before this one did; they are never more than its bytes,
-   * so only a tail of more bytes than the bound is decoded to count them.
+   * so they are counted only once the tail has more bytes than the bound, and from then on piece
+   * by piece (`added`), so a long line sent in tiny pieces is decoded once, not once per piece.
    */
-  private checkTail(): void {
+  private checkTail(added: Buffer): void {
     if (this.tailBytes <= this.limits.maxLineBytes) return;
-    const decoded = new StringDecoder('utf8').write(Buffer.concat(this.tail)).length;
-    if (decoded > this.limits.maxLineBytes)
+    if (this.tailDecoder === undefined) {
+      this.tailDecoder = new StringDecoder('utf8');
+      this.tailCharacters = this.tailDecoder.write(this.tail.subarray(0, this.tailBytes)).length;
+    } else this.tailCharacters += this.tailDecoder.write(added).length;
+    if (this.tailCharacters > this.limits.maxLineBytes)
       throw new ServiceError('PAYLOAD_TOO_LARGE', { details: `a line is longer than ${this.limits.maxLineBytes} bytes` });
   }
 }

@@ -302,6 +302,22 @@ describe('an NDJSON bulk body taken in bytes', () => {
       error: 'PAYLOAD_TOO_LARGE',
       details: 'a line is longer than 8 bytes',
     });
+    // Byte by byte (every multi-byte character split), after a complete line of 299 two-byte characters:
+    // the same bound in characters (UTF-16 units, as the string reader counted), and a line that
+    // ended does not count towards the next.
+    for (const [unit, fits] of [
+      ['é', 300],
+      ['😀', 150],
+      ['a', 300],
+    ] as const) {
+      const bytewise = new NdjsonSplitter({ maxLineBytes: 300, maxBodyBytes: 1 << 20 }, () => undefined);
+      const push = (text: string): void => {
+        for (const byte of Buffer.from(text)) bytewise.push(Buffer.from([byte]));
+      };
+      expect(refusal(() => push(`${'é'.repeat(299)}\n`))).toBeUndefined();
+      expect(refusal(() => push(unit.repeat(fits)))).toBeUndefined();
+      expect(refusal(() => push(unit))).toEqual({ error: 'PAYLOAD_TOO_LARGE', details: 'a line is longer than 300 bytes' });
+    }
     const whole = new NdjsonSplitter({ maxLineBytes: 1000, maxBodyBytes: 10 }, () => undefined);
     expect(refusal(() => whole.push(Buffer.from('0123456789')))).toBeUndefined();
     expect(refusal(() => whole.push(Buffer.from('a')))).toEqual({
