@@ -24,12 +24,9 @@ export class ChunkWriter {
   }
 
   /** One input line, without its newline. */
-  async add(line: string): Promise<void> {
-    const chunk = this.current ?? this.open();
-    this.total++;
-    chunk.lines++;
-    if (!chunk.stream.write(`${line}\n`)) await once(chunk.stream, 'drain');
-    if (chunk.lines >= this.chunkItems) await this.seal();
+  add(line: string): Promise<void> {
+    const bytes = Buffer.from(`${line}\n`, 'utf8');
+    return this.addLines(bytes, [bytes.length]);
   }
 
   /**
